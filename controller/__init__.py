@@ -1,0 +1,1 @@
+"""The table: round state machine, irregularities, journal, lamps, panel, daemon, CLI."""

@@ -1,0 +1,53 @@
+"""Small pieces the command modules share: errors that name the bad token, JSON out."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from games.cards import CardError, parse_card
+from games.registry import GAME_KEYS
+
+
+class UsageError(Exception):
+    """Bad input on the command line; printed as `tablectl CMD: message`, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of exiting, so main() reports uniformly."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAME_KEYS)}")
+
+
+def check_game(key: str) -> str:
+    if key not in GAME_KEYS:
+        raise UsageError(f"unknown game {key!r} (one of {', '.join(GAME_KEYS)})")
+    return key
+
+
+def cards_from(tokens):
+    try:
+        return [parse_card(t) for t in tokens]
+    except CardError as error:
+        raise UsageError(f"bad card {error.token!r}: {error.reason}") from None
+
+
+def print_json(obj) -> None:
+    json.dump(obj, sys.stdout, separators=(",", ":"))
+    sys.stdout.write("\n")
+
+
+def run_command(name: str, body, argv) -> int:
+    """Run `body(argv)`, turning UsageError and ValueError into one clear line on stderr."""
+    try:
+        return body(argv) or 0
+    except UsageError as error:
+        print(f"tablectl {name}: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

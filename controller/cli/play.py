@@ -1,0 +1,102 @@
+"""`tablectl play GAME CARD... [--decks N] [--spots 1,3] [--decide 1=play,hit 3=fold] [--json]`
+
+Resolves one round from the cards in the order they left the shoe. A void is a result
+(JSON on stdout, exit 0); bad input exits 2 naming the bad token.
+
+Spots and decisions (Fu Bacc, Pai Gow): `--spots` lists the live seats (default: seat 1).
+`--decide SPOT=D[,D...]` gives a spot's decisions in the order the game asks for them:
+  fubacc   fold | play,hit | play,stay | bonus        (see `games/fubacc`)
+  paigow   house | the low hand as CARD+CARD, e.g. 1=Ks+Qs   (default: house)
+"""
+from __future__ import annotations
+
+from controller.cli.common import (
+    Parser, UsageError, cards_from, check_game, game_argument, print_json, run_command,
+)
+from games.registry import get_game
+from games.replay import DecisionMissing, play_json
+from games.round import Irregular
+
+
+def _parser() -> Parser:
+    parser = Parser(prog="tablectl play", description="Resolve one round from cards in shoe order.")
+    game_argument(parser)
+    parser.add_argument("cards", nargs="*", metavar="CARD", help="cards in the order they left the shoe")
+    parser.add_argument("--decks", type=int, help="deck count in the shoe (default: the game's own)")
+    parser.add_argument("--spots", help="live spots, comma-separated seat numbers (default 1)")
+    parser.add_argument("--decide", nargs="*", default=[], metavar="SPOT=D[,D]", help="decisions per spot")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    return parser
+
+
+def _seat(token: str, what: str) -> int:
+    try:
+        seat = int(token)
+    except ValueError:
+        raise UsageError(f"bad {what} {token!r}: not a seat number") from None
+    if seat < 1:
+        raise UsageError(f"bad {what} {token!r}: seats are numbered from 1")
+    return seat
+
+
+def parse_spots(text: str | None, game) -> tuple[int, ...]:
+    if not game.uses_spots:
+        if text:
+            raise UsageError(f"--spots {text!r}: {game.key} has no spots")
+        return ()
+    if not text:
+        return (1,)
+    spots = tuple(_seat(t, "spot") for t in text.split(","))
+    if len(set(spots)) != len(spots):
+        raise UsageError(f"--spots {text!r}: a seat is named twice")
+    if max(spots) > game.max_spots:
+        raise UsageError(f"--spots {text!r}: {game.key} has seats 1-{game.max_spots}")
+    return spots
+
+
+def parse_decisions(tokens, spots) -> dict[int, list[str]]:
+    decisions: dict[int, list[str]] = {}
+    for token in tokens:
+        seat_text, sep, choices = token.partition("=")
+        if not sep or not choices:
+            raise UsageError(f"bad decision {token!r}: expected SPOT=DECISION[,DECISION]")
+        seat = _seat(seat_text, "decision spot")
+        if seat not in spots:
+            raise UsageError(f"bad decision {token!r}: spot {seat} is not live (--spots)")
+        decisions.setdefault(seat, []).extend(c.strip() for c in choices.split(","))
+    return decisions
+
+
+def _text(out: dict) -> str:
+    if out["void"]:
+        return f"VOID ({out['clause']}): {out.get('detail', '')}"
+    lines = [f"winner: {out['winner']}"]
+    for name in ("player", "banker", "dealer"):
+        if name in out:
+            lines.append(f"{name}: {' '.join(out[name]['cards'])}  ({out[name]['total']})")
+    for key, bet in out["bets"].items():
+        lines.append(f"  {key}: {bet['result']}" + (f" {bet['pays']}" if bet["pays"] else ""))
+    for spot, detail in out.get("spots", {}).items():
+        lines.append(f"spot {spot}: {detail}")
+    return "\n".join(lines)
+
+
+def _main(argv) -> int:
+    args = _parser().parse_args(argv)
+    game = get_game(check_game(args.game))
+    if args.decks is not None and args.decks not in game.deck_counts:
+        raise UsageError(f"--decks {args.decks}: not a deck count {game.key} is played with")
+    spots = parse_spots(args.spots, game)
+    decisions = parse_decisions(args.decide, spots)
+    try:
+        out = play_json(game, cards_from(args.cards), decks=args.decks, spots=spots, decisions=decisions)
+    except DecisionMissing as missing:
+        raise UsageError(f"{missing} (give --decide {missing.spot}=...)") from None
+    except Irregular as refused:
+        raise UsageError(f"refused: {refused.detail} ({refused.rule.clause})") from None
+    print_json(out) if args.json else print(_text(out))
+    return 0
+
+
+def main(argv) -> int:
+    return run_command("play", _main, argv)

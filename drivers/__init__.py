@@ -1,0 +1,1 @@
+"""Transports (serial, USB, URL factory) and one driver per device kind."""

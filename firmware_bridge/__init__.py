@@ -1,0 +1,1 @@
+"""The wire our device firmware speaks: framing, messages, link layer, virtual firmware."""

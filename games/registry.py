@@ -1,0 +1,41 @@
+"""The five games by key. Modules are imported on first use."""
+from __future__ import annotations
+
+import importlib
+
+from games.round import Game
+
+GAME_MODULES = {
+    "fafa4": "games.baccarat.fafa4",
+    "fortune7": "games.baccarat.fortune7",
+    "fortune6": "games.baccarat.fortune6",
+    "fubacc": "games.fubacc.game",
+    "paigow": "games.paigow.game",
+}
+GAME_KEYS = tuple(GAME_MODULES)
+
+
+class UnknownGame(KeyError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+    def __str__(self) -> str:
+        return f"unknown game {self.key!r} (one of {', '.join(GAME_KEYS)})"
+
+
+def game_module(key: str):
+    if key not in GAME_MODULES:
+        raise UnknownGame(key)
+    return importlib.import_module(GAME_MODULES[key])
+
+
+def get_game(key: str) -> Game:
+    """The Game object for `key`; each game module exposes it as GAME."""
+    return game_module(key).GAME
+
+
+def get_odds(key: str, decks: int | None = None):
+    """The exact OddsReport for `key`; each game module exposes odds(decks)."""
+    module = game_module(key)
+    return module.odds(module.GAME.default_decks if decks is None else decks)
