@@ -155,10 +155,13 @@ class Irregular(Exception):
 @dataclass(frozen=True)
 class Deal:
     """The next card from the shoe goes to `hand` (e.g. "player", "banker", "spot3", "dealer")
-    as its card number `position` (0-based)."""
+    as its card number `position` (0-based). `initial` is True during the initial deal (the
+    rules' term: two cards each in baccarat, every packet in Fu Bacc and Pai Gow), False for
+    cards drawn by the Table of Play afterwards (a double draw voids only in the initial deal)."""
 
     hand: str
     position: int
+    initial: bool = True
 
 
 @dataclass(frozen=True)
