@@ -289,6 +289,11 @@ class Game(ABC):
         return RoundState(game=self.key, decks=decks, spots=tuple(sorted(spots)))
 
     @abstractmethod
+    def max_cards(self, spots: tuple[int, ...] = ()) -> int:
+        """The most cards a round with these live spots can take from the shoe
+        (the controller checks the shoe holds that many before dealing: §5.5)."""
+
+    @abstractmethod
     def next_step(self, state: RoundState) -> Step:
         """Who gets the next card, whose decision is awaited, or Complete."""
 
