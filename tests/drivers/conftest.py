@@ -1,0 +1,87 @@
+"""Shared fixtures for drivers tests: leak checks (pymodbus pattern) and real ptys."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+import tty
+
+import pytest
+
+
+def _pty_fds() -> set[int]:
+    fds = set()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{name}")
+        except OSError:
+            continue
+        if target.startswith("/dev/pts/") or target == "/dev/ptmx":
+            fds.add(int(name))
+    return fds
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    """Fail a test that leaves a thread running or a pty open behind it."""
+    threads_before = set(threading.enumerate())
+    fds_before = _pty_fds()
+    yield
+    deadline = time.monotonic() + 5.0  # let threads that were told to stop finish exiting
+    leaked = [t for t in threading.enumerate() if t not in threads_before]
+    for thread in leaked:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    alive = [t.name for t in leaked if t.is_alive()]
+    assert not alive, f"test leaked threads: {alive}"
+    fds = _pty_fds() - fds_before
+    assert not fds, f"test leaked pty fds: {sorted(fds)}"
+
+
+class PtyDevice:
+    """The device end of a real pty, published at a stable symlink like a udev name.
+
+    unplug() closes the pty and removes the link; replug() makes a new pty at the same link.
+    """
+
+    def __init__(self, link: str) -> None:
+        self.link = link
+        self.master: int | None = None
+        self._slave: int | None = None
+        self.replug()
+
+    @property
+    def slave_name(self) -> str:
+        return os.ttyname(self._slave)
+
+    def replug(self) -> None:
+        self.unplug()
+        self.master, self._slave = os.openpty()
+        tty.setraw(self.master)
+        tty.setraw(self._slave)
+        tmp = self.link + ".new"
+        os.symlink(self.slave_name, tmp)
+        os.replace(tmp, self.link)
+
+    def unplug(self) -> None:
+        if os.path.lexists(self.link):
+            os.unlink(self.link)
+        for fd in (self.master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self.master = self._slave = None
+
+    def write(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def read_exactly(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            data += os.read(self.master, n - len(data))
+        return data
+
+
+@pytest.fixture
+def pty_device(tmp_path):
+    device = PtyDevice(str(tmp_path / "dev"))
+    yield device
+    device.unplug()
