@@ -1,0 +1,27 @@
+"""`last_rounds(path, n)`: the last N rounds, oldest first, for `tablectl recall`."""
+from __future__ import annotations
+
+import os
+
+from controller.journal.rounds import RoundView, fold_rounds
+from controller.journal.records import COLUMNS, record_from_row
+from controller.journal.store import open_readonly
+
+DEFAULT_RECALL = 10  # the last ten rounds, as table-game regulations expect a recall to show
+
+
+def last_rounds(path: str | os.PathLike, n: int = DEFAULT_RECALL) -> list[RoundView]:
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    conn = open_readonly(path)
+    try:
+        numbers = [row[0] for row in conn.execute(
+            "SELECT DISTINCT round FROM records WHERE round IS NOT NULL ORDER BY round DESC LIMIT ?", (n,))]
+        if not numbers:
+            return []
+        marks = ",".join("?" * len(numbers))
+        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE round IN ({marks}) ORDER BY seq", numbers)
+        views = fold_rounds(record_from_row(row) for row in rows)
+    finally:
+        conn.close()
+    return [views[number] for number in sorted(views)]

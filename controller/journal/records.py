@@ -1,0 +1,72 @@
+"""One journal record, its canonical JSON and the hash that chains it to the one before.
+
+The hash of record N is sha256 over the canonical JSON array
+
+    [prev_hash, seq, at, mono_ns, kind, round, payload_text]
+
+(UTF-8, no spaces, `ensure_ascii=False`), where prev_hash is record N-1's hash (GENESIS
+for the first record) and payload_text is the payload's canonical JSON text exactly as
+stored. Anyone can recompute it from `tablectl journal export --json` with any JSON library.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+GENESIS = "0" * 64  # prev_hash of the first record
+
+
+class JournalError(Exception):
+    """A journal that cannot be opened or written, or a record that cannot be stored."""
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def record_hash(prev_hash: str, seq: int, at: str, mono_ns: int, kind: str, round_no: int | None, payload_text: str) -> str:
+    chained = canonical_json([prev_hash, seq, at, mono_ns, kind, round_no, payload_text])
+    return hashlib.sha256(chained.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Record:
+    seq: int  # 1, 2, 3 ... with no gaps
+    at: str  # wall clock, UTC, ISO 8601 with microseconds
+    mono_ns: int  # CLOCK_MONOTONIC when written (orders records within one boot)
+    kind: str  # "card", "result", ... (see docs/journal.md); any other kind is opaque
+    round: int | None
+    payload_text: str  # canonical JSON of the payload, exactly as hashed
+    prev_hash: str
+    hash: str
+
+    @property
+    def payload(self) -> Mapping[str, Any]:
+        return json.loads(self.payload_text)
+
+    def expected_hash(self) -> str:
+        return record_hash(self.prev_hash, self.seq, self.at, self.mono_ns, self.kind, self.round, self.payload_text)
+
+    def to_json(self) -> dict:
+        """The exported form: every stored field, the payload as an object (its canonical
+        JSON text, as hashed, is `canonical_json(payload)`)."""
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "mono_ns": self.mono_ns,
+            "kind": self.kind,
+            "round": self.round,
+            "payload": self.payload,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+COLUMNS = "seq, at, mono_ns, kind, round, payload, prev_hash, hash"
+
+
+def record_from_row(row) -> Record:
+    return Record(*row)

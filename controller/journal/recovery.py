@@ -1,0 +1,115 @@
+"""`recover(journal)`: what the journal knows after a restart, for the daemon to act on.
+
+The daemon reads this before it opens the next round: the last round number (rounds are
+numbered on from it), the round a crash interrupted (opened but neither void nor settled;
+it may already have a durable result), and the shoe's state (which cards have left it, burn
+done, cut card seen). Deciding whether to void or resume is the table's job (local ruling L4).
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+
+from controller.journal.records import COLUMNS, record_from_row
+from controller.journal.rounds import RoundView, card_seen, fold_rounds
+from controller.journal.store import Journal, open_readonly
+
+
+@dataclass(frozen=True)
+class ShoeState:
+    number: int | None  # None: no "shoe" {"event": "new"} record yet
+    cards: tuple[str, ...] = ()  # every card read since the shoe began, burned and dealt, in shoe order
+    cards_dealt: int = 0  # cards that left the shoe (misreads count; a reconstruction does not count twice)
+    burn_done: bool = False
+    cut_card_seen: bool = False
+    rounds_after_cut: int = 0  # rounds opened after the cut card came out
+    finished: bool = False
+    last_draw_counter: int | None = None  # the shoe's counter on the last card journaled
+
+    def to_json(self) -> dict:
+        return {
+            "number": self.number, "cards": list(self.cards), "cards_dealt": self.cards_dealt,
+            "burn_done": self.burn_done, "cut_card_seen": self.cut_card_seen,
+            "rounds_after_cut": self.rounds_after_cut, "finished": self.finished,
+            "last_draw_counter": self.last_draw_counter,
+        }
+
+
+@dataclass(frozen=True)
+class Recovery:
+    last_seq: int  # 0 for an empty journal
+    last_round: int  # 0 if no round was ever opened
+    interrupted: RoundView | None  # status "open" (void it or resume) or "decided" (result stands)
+    shoe: ShoeState
+
+    @property
+    def next_round(self) -> int:
+        return self.last_round + 1
+
+    def to_json(self) -> dict:
+        return {
+            "last_seq": self.last_seq, "last_round": self.last_round, "next_round": self.next_round,
+            "interrupted": None if self.interrupted is None else self.interrupted.to_json(),
+            "shoe": self.shoe.to_json(),
+        }
+
+
+def recover(source: Journal | str | os.PathLike) -> Recovery:
+    """From the writer itself (in its thread, before the first append) or from a path."""
+    if isinstance(source, Journal):
+        return _recover(source.connection)
+    conn = open_readonly(source)
+    try:
+        return _recover(conn)
+    finally:
+        conn.close()
+
+
+def _recover(conn: sqlite3.Connection) -> Recovery:
+    last_seq, last_round = conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(round), 0) FROM records").fetchone()
+    interrupted = None
+    if last_round:
+        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE round = ? ORDER BY seq", (last_round,))
+        view = fold_rounds(record_from_row(row) for row in rows)[last_round]
+        interrupted = None if view.finished else view
+    return Recovery(last_seq, last_round, interrupted, _shoe_state(conn))
+
+
+def _shoe_start(conn: sqlite3.Connection) -> tuple[int, int] | None:
+    """(seq, shoe number) of the last "new shoe" record."""
+    for row in conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
+        payload = record_from_row(row).payload
+        if payload.get("event") == "new":
+            return row[0], payload.get("shoe")
+    return None
+
+
+def _shoe_state(conn: sqlite3.Connection) -> ShoeState:
+    start = _shoe_start(conn)
+    if start is None:
+        return ShoeState(number=None)
+    start_seq, number = start
+    cards: list[str] = []
+    dealt, burn, cut, after_cut, finished, counter = 0, False, False, 0, False, None
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM records WHERE kind IN ('shoe', 'card', 'round_opened') AND seq > ? ORDER BY seq",
+        (start_seq,))
+    for record in map(record_from_row, rows):
+        payload = record.payload
+        if record.kind == "card":
+            seen = card_seen(record.seq, payload)
+            cards.extend([seen.card] if seen.card else [])
+            dealt += 0 if seen.reconstructed else 1
+            counter = seen.draw_counter if seen.draw_counter is not None else counter
+        elif record.kind == "round_opened":
+            after_cut += 1 if cut else 0
+        elif payload.get("event") == "burn":
+            burned = list(payload.get("cards") or [])
+            burn, dealt = True, dealt + len(burned)
+            cards.extend(burned)
+        elif payload.get("event") == "cut_card":
+            cut = True
+        elif payload.get("event") == "finished":
+            finished = True
+    return ShoeState(number, tuple(cards), dealt, burn, cut, after_cut, finished, counter)

@@ -1,0 +1,126 @@
+"""A round as the journal tells it: fold a round's records into a `RoundView`.
+
+Used by recall (the last N rounds) and by recovery (the round a crash interrupted).
+Record kinds and payloads are listed in docs/journal.md; kinds not known here are counted
+under `other` and otherwise left alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from controller.journal.records import Record
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """A card as it left the shoe. `card` is None for a misread."""
+
+    seq: int
+    card: str | None
+    code: int | None
+    hand: str | None
+    position: int | None
+    draw_counter: int | None
+    reconstructed: bool = False  # keyed in by the supervisor for a misread (local ruling L5)
+
+    def to_json(self) -> dict:
+        return {
+            "seq": self.seq, "card": self.card, "code": self.code, "hand": self.hand,
+            "position": self.position, "draw_counter": self.draw_counter,
+            "reconstructed": self.reconstructed,
+        }
+
+
+def card_seen(seq: int, p: dict[str, Any]) -> CardSeen:
+    return CardSeen(
+        seq=seq, card=p.get("card"), code=p.get("code"), hand=p.get("hand"),
+        position=p.get("position"), draw_counter=p.get("draw_counter"),
+        reconstructed=bool(p.get("reconstructed", False)),
+    )
+
+
+@dataclass
+class RoundView:
+    round: int
+    game: str | None = None
+    decks: int | None = None
+    shoe: int | None = None
+    spots: list[int] = field(default_factory=list)
+    opened_at: str | None = None
+    bets_closed: bool = False
+    cards: list[CardSeen] = field(default_factory=list)
+    decisions: list[dict] = field(default_factory=list)
+    irregularities: list[dict] = field(default_factory=list)
+    result: dict | None = None
+    void: dict | None = None
+    settled: bool = False
+    resumed: int = 0  # times the round was resumed after a restart or a hold
+    other: dict[str, int] = field(default_factory=dict)  # opaque record kinds -> count
+    first_seq: int = 0
+    last_seq: int = 0
+
+    @property
+    def status(self) -> str:
+        """void | settled | decided (result journaled, not yet confirmed) | open"""
+        if self.void is not None:
+            return "void"
+        if self.result is not None:
+            return "settled" if self.settled else "decided"
+        return "open"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("void", "settled")
+
+    def apply(self, record: Record) -> None:
+        handler = _APPLY.get(record.kind)
+        if handler is None:
+            self.other[record.kind] = self.other.get(record.kind, 0) + 1
+        else:
+            handler(self, record, record.payload)
+        self.first_seq = self.first_seq or record.seq
+        self.last_seq = record.seq
+
+    def to_json(self) -> dict:
+        return {
+            "round": self.round, "status": self.status, "game": self.game, "decks": self.decks,
+            "shoe": self.shoe, "spots": self.spots, "opened_at": self.opened_at,
+            "bets_closed": self.bets_closed, "cards": [c.to_json() for c in self.cards],
+            "decisions": self.decisions, "irregularities": self.irregularities,
+            "result": self.result, "void": self.void, "settled": self.settled,
+            "resumed": self.resumed, "other": self.other,
+            "first_seq": self.first_seq, "last_seq": self.last_seq,
+        }
+
+
+def _opened(view: RoundView, record: Record, p: dict[str, Any]) -> None:
+    view.game, view.decks, view.shoe = p.get("game"), p.get("decks"), p.get("shoe")
+    view.spots = list(p.get("spots") or [])
+    view.opened_at = record.at
+
+
+def _without_round(p: dict[str, Any]) -> dict:
+    return {k: v for k, v in p.items() if k != "round"}
+
+
+_APPLY = {
+    "round_opened": _opened,
+    "bets_closed": lambda view, record, p: setattr(view, "bets_closed", True),
+    "card": lambda view, record, p: view.cards.append(card_seen(record.seq, p)),
+    "decision": lambda view, record, p: view.decisions.append(_without_round(p)),
+    "irregularity": lambda view, record, p: view.irregularities.append(_without_round(p)),
+    "result": lambda view, record, p: setattr(view, "result", _without_round(p)),
+    "void": lambda view, record, p: setattr(view, "void", _without_round(p)),
+    "settled": lambda view, record, p: setattr(view, "settled", True),
+    "round_resumed": lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
+}
+
+
+def fold_rounds(records: Iterable[Record]) -> dict[int, RoundView]:
+    """Round number -> its view, for every record that names a round."""
+    views: dict[int, RoundView] = {}
+    for record in records:
+        if record.round is not None:
+            views.setdefault(record.round, RoundView(record.round)).apply(record)
+    return views

@@ -1,0 +1,184 @@
+"""The journal file: SQLite in WAL mode, one append-only table of hash-chained records.
+
+One process writes (the daemon, from its loop thread); a lock on the file refuses a
+second writer. Readers (`tablectl recall`, `journal verify`, `journal export`) open the
+file read-only and may do so while the daemon writes: WAL gives them a consistent snapshot.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from controller.journal.records import (
+    COLUMNS, GENESIS, JournalError, Record, canonical_json, record_from_row, record_hash,
+)
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE records (
+    seq INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    mono_ns INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    round INTEGER,
+    payload TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX records_by_round ON records(round) WHERE round IS NOT NULL;
+CREATE INDEX records_by_kind ON records(kind, seq);
+"""
+
+# "results": fsync only the commits asked for with durable=True (results, voids);
+#            every other commit survives a crash of the process, not a power cut.
+# "always":  fsync every commit.
+SYNC_MODES = ("results", "always")
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if version == 0 and not tables and create:
+        conn.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+    elif version > SCHEMA_VERSION:
+        raise JournalError(f"{path}: journal format {version} is newer than this tablectl reads ({SCHEMA_VERSION})")
+    elif version != SCHEMA_VERSION or "records" not in tables:
+        raise JournalError(f"{path}: not a tablectl journal (no records table of format {SCHEMA_VERSION})")
+
+
+def open_readonly(path: str | os.PathLike) -> sqlite3.Connection:
+    """A read-only connection for readers in any process; JournalError if it is not a journal."""
+    path = Path(path)
+    if not path.is_file():
+        raise JournalError(f"no journal at {path}")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        _check_schema(conn, path, create=False)
+    except sqlite3.DatabaseError as error:
+        raise JournalError(f"{path}: cannot read the journal: {error}") from None
+    return conn
+
+
+def iter_records(conn: sqlite3.Connection, since: int = 0, until: int | None = None) -> Iterator[Record]:
+    """Records with seq > since (and <= until), in order, streamed (constant memory)."""
+    query = f"SELECT {COLUMNS} FROM records WHERE seq > ?"
+    args: list[Any] = [since]
+    if until is not None:
+        query += " AND seq <= ?"
+        args.append(until)
+    for row in conn.execute(query + " ORDER BY seq", args):
+        yield record_from_row(row)
+
+
+class Journal:
+    """The writer. `append` returns only once the record is committed (and fsynced when
+    durable). Use from one thread: sqlite3 refuses a connection shared across threads."""
+
+    def __init__(self, path: str | os.PathLike, sync: str = "results"):
+        if sync not in SYNC_MODES:
+            raise JournalError(f"journal sync {sync!r}: expected one of {', '.join(SYNC_MODES)}")
+        self.path = Path(path)
+        self.sync = sync
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = self._lock(self.path)
+        try:
+            self._conn = self._connect()
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
+        row = self._conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        self.head_seq, self.head_hash = row if row else (0, GENESIS)
+
+    @staticmethod
+    def _lock(path: Path) -> int:
+        # flock on a descriptor of our own: independent of SQLite's POSIX locks.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise JournalError(f"{path}: another process is writing this journal (is tablectl already running?)") from None
+        return fd
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one INSERT = one commit
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode != "wal":
+                raise JournalError(f"{self.path}: cannot use WAL mode (got {mode!r})")
+            conn.execute("PRAGMA synchronous=" + ("FULL" if self.sync == "always" else "NORMAL"))
+            _check_schema(conn, self.path, create=True)
+        except sqlite3.DatabaseError as error:
+            raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
+        return conn
+
+    def append(self, kind: str, payload: Mapping[str, Any] | None = None, round: int | None = None,
+               durable: bool = False) -> Record:
+        """Write one record and commit it. `round` defaults to payload["round"]. durable=True
+        fsyncs the commit (and every record before it) before returning."""
+        if not isinstance(kind, str) or not kind:
+            raise JournalError(f"record kind must be a non-empty string, got {kind!r}")
+        payload = {} if payload is None else payload
+        if not isinstance(payload, Mapping):
+            raise JournalError(f"{kind} record: payload must be a JSON object, got {type(payload).__name__}")
+        round = _round_of(kind, payload, round)
+        try:
+            payload_text = canonical_json(payload)
+        except (TypeError, ValueError) as error:
+            raise JournalError(f"{kind} record: payload is not plain JSON: {error}") from None
+        seq, at, mono_ns = self.head_seq + 1, _utc_now(), time.monotonic_ns()
+        digest = record_hash(self.head_hash, seq, at, mono_ns, kind, round, payload_text)
+        row = (seq, at, mono_ns, kind, round, payload_text, self.head_hash, digest)
+        fsync_now = durable and self.sync == "results"
+        try:
+            if fsync_now:
+                self._conn.execute("PRAGMA synchronous=FULL")
+            try:
+                self._conn.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+            finally:
+                if fsync_now:
+                    self._conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.path}: cannot append {kind} record {seq}: {error}") from None
+        self.head_seq, self.head_hash = seq, digest
+        return record_from_row(row)
+
+    def records(self, since: int = 0) -> Iterator[Record]:
+        return iter_records(self._conn, since)
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """For readers in the writer's own thread (recovery at start-up)."""
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+            os.close(self._lock_fd)
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _round_of(kind: str, payload: Mapping[str, Any], round: int | None) -> int | None:
+    in_payload = payload.get("round")
+    if round is None:
+        round = in_payload
+    elif in_payload is not None and in_payload != round:
+        raise JournalError(f"{kind} record: round={round} but the payload says round {in_payload}")
+    if round is not None and (type(round) is not int or round < 1):
+        raise JournalError(f"{kind} record: round must be a positive integer, got {round!r}")
+    return round
