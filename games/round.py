@@ -282,6 +282,11 @@ class Game(ABC):
     def rule(self, kind: IrregularityKind) -> IrregularityRule:
         return self.irregularities[kind]
 
+    def double_draw_rule(self, initial: bool) -> IrregularityRule:
+        """The rule for two cards drawn at once, `initial` as in Deal.initial. Baccarat's §5.3
+        voids only during the initial deal and overrides this for later cards (local ruling L6)."""
+        return self.rule(IrregularityKind.DOUBLE_DRAW)
+
     def start(self, decks: int | None = None, spots: tuple[int, ...] = ()) -> RoundState:
         decks = self.default_decks if decks is None else decks
         if decks not in self.deck_counts:
