@@ -1,0 +1,106 @@
+"""Exact counts of every Coup off the top of a full shoe, by point classes.
+
+Count convention: every round is counted as the ordered 6-card prefixes of the shoe that
+produce it. A round that uses k cards (4, 5 or 6) is counted once for each ordered choice
+of the k cards it uses times (N-k)(N-k-1)...(N-5) ways to fill the unused positions, so all
+counts add up to N(N-1)...(N-5) and a count divided by that total is the probability.
+
+How: the four initial cards are summed over unordered pairs per hand (their multiplicity
+counts the orders), aggregated by the two-card totals (P, B) into the moments
+  S0 = sum w,  S1[v] = sum w*m_v,  S2[v][u] = sum w*m_v*m_u
+where w is the number of ordered 4-card choices and m_v how many of them have point v.
+A third card v then has c_v - m_v copies left, so every draw sums out of the moments:
+10 x 10 totals x 10 x 10 third cards, independent of the shoe size.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from games.baccarat.coup import Coup
+from games.baccarat.table_of_play import banker_draws, is_natural, player_draws
+from games.cards import DeckKind
+
+POINTS = range(10)
+ROUND_PREFIX = 6  # the most cards a round uses: every count is of 6-card prefixes
+
+
+def falling(n: int, k: int) -> int:
+    """n (n-1) ... (n-k+1): ordered choices of k of n distinct cards."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+def point_counts(kind: DeckKind, decks: int) -> tuple[int, ...]:
+    """How many cards of each point value 0..9 a full shoe holds."""
+    counts = [0] * 10
+    for card in kind.cards:
+        counts[card.point] += decks
+    return tuple(counts)
+
+
+def total_prefixes(counts: tuple[int, ...]) -> int:
+    return falling(sum(counts), ROUND_PREFIX)
+
+
+_HAND_PAIRS = tuple((a, b, 1 if a == b else 2) for a in POINTS for b in range(a, 10))
+
+
+def _initial_moments(c: tuple[int, ...]):
+    """(P, B) -> [S0, S1, S2] over the initial four cards; also the four-4s weight."""
+    moments: dict[tuple[int, int], list] = {}
+    for a, b, orders_p in _HAND_PAIRS:
+        for x, y, orders_b in _HAND_PAIRS:
+            used = Counter((a, b, x, y))
+            w = orders_p * orders_b
+            for v, k in used.items():
+                w *= falling(c[v], k)
+            if not w:
+                continue
+            key = ((a + b) % 10, (x + y) % 10)
+            if key not in moments:
+                moments[key] = [0, [0] * 10, [[0] * 10 for _ in POINTS]]
+            m = moments[key]
+            m[0] += w
+            for v, k in used.items():
+                m[1][v] += w * k
+                row = m[2][v]
+                for u, j in used.items():
+                    row[u] += w * k * j
+    return moments, falling(c[4], 4)
+
+
+@lru_cache(maxsize=32)
+def coup_counts(counts: tuple[int, ...]) -> dict[Coup, int]:
+    """Coup -> number of ordered 6-card prefixes of a shoe with `counts` cards of each point
+    value 0..9 that deal it. Sums to total_prefixes(counts)."""
+    if len(counts) != 10 or min(counts) < 0:
+        raise ValueError(f"counts must be ten non-negative numbers, got {counts!r}")
+    n = sum(counts)
+    if n < ROUND_PREFIX:
+        raise ValueError(f"a shoe of {n} cards cannot deal a round of {ROUND_PREFIX}")
+    out: Counter = Counter()
+    moments, four_fours = _initial_moments(counts)
+    rest2, rest1 = falling(n - 4, 2), n - 5  # ways to fill unused positions 5-6, or 6
+    for (p, b), (s0, s1, s2) in moments.items():
+        if is_natural(p, b) or not (player_draws(p, b) or banker_draws(p, b, None)):
+            out[Coup(p, b, 2, 2)] += s0 * rest2
+        elif not player_draws(p, b):  # the player stands, the banker draws
+            for w in POINTS:
+                out[Coup(p, (b + w) % 10, 2, 3)] += (counts[w] * s0 - s1[w]) * rest1
+        else:
+            for v in POINTS:
+                pf = (p + v) % 10
+                if not banker_draws(p, b, v):
+                    out[Coup(pf, b, 3, 2)] += (counts[v] * s0 - s1[v]) * rest1
+                    continue
+                cv = counts[v]
+                for w in POINTS:
+                    cw = counts[w] - (v == w)  # the player's third card may share the point
+                    out[Coup(pf, (b + w) % 10, 3, 3)] += cv * cw * s0 - cv * s1[w] - cw * s1[v] + s2[v][w]
+    if four_fours:  # both hands 4+4: a natural 8-8 tie, told apart for ruling 4
+        out[Coup(8, 8, 2, 2)] -= four_fours * rest2
+        out[Coup(8, 8, 2, 2, fours=True)] += four_fours * rest2
+    return {coup: count for coup, count in out.items() if count}

@@ -1,0 +1,67 @@
+"""What voids, holds or refuses a baccarat round, and which clause says so.
+
+Fa Fa Fabulous 4 and Fortune Six have the same §5 (fafa §5.1 also names extra or missing
+cards in the decks; a hand dealt too many or too few cards is §5.2 in both). Fortune 7's
+California rules name no irregularities: local ruling L1 applies Fortune Six's §5 clause for
+clause. Events the rules do not foresee follow local rulings L3-L6 (docs/local-rulings.md).
+"""
+from __future__ import annotations
+
+from games.round import Consequence as C, IrregularityKind as K, IrregularityRule
+
+# kind -> (§5 clause number, consequence, one line for the supervisor)
+_SECTION5 = {
+    K.FOREIGN_CARD: (1, C.VOID, "a card not of the decks in use, or more copies of a card than the shoe holds"),
+    K.EXTRA_CARD: (2, C.HOLD, "a hand dealt more cards than the Table of Play calls for"),
+    K.MISSING_CARD: (2, C.HOLD, "a hand dealt fewer cards than the Table of Play calls for"),
+    K.WRONG_HAND_SIZE: (2, C.HOLD, "a hand dealt an incorrect number of cards"),
+    K.DOUBLE_DRAW: (3, C.VOID, "two or more cards drawn at once during the initial deal, order unknown"),
+    K.ORDER_ALTERED: (4, C.VOID, "the order of the cards in the shoe altered and not reconstructable"),
+    K.INSUFFICIENT_CARDS: (5, C.VOID, "not enough cards in the shoe to complete the round"),
+    K.LATE_WAGER: (6, C.REFUSE, "a wager placed or increased after 'No more bets' is refused; "
+                   "one withdrawn then stands and is settled (§5.7)"),
+}
+_SECTION5_EXTRA = {
+    K.FOREIGN_CARD: "extra or missing cards in the decks, or a card not of the decks in use",
+}
+
+# events no rule text foresees (docs/local-rulings.md)
+_LOCAL = {
+    K.CARD_BEFORE_NO_MORE_BETS: ("local ruling L3", C.VOID, "a card drawn before 'No more bets'"),
+    K.DEVICE_LOST: ("local ruling L4", C.HOLD, "the shoe's link dropped or it rebooted mid-round; "
+                    "resume if its draw counter proves no card left unheard"),
+    K.MISREAD: ("local ruling L5", C.HOLD, "the shoe could not read a card; key it in or void (§5.4)"),
+}
+
+
+def _rule(kind: K, clause: str, consequence: C, summary: str) -> IrregularityRule:
+    return IrregularityRule(kind, clause, consequence, summary)
+
+
+def section5_rules(tag: str, table_of_play: str, foreign_names_deck: bool = False) -> dict[K, IrregularityRule]:
+    """The irregularities of a game with its own §5 (`tag` is "fafa" or "fortune6")."""
+    rules = {}
+    for kind, (number, consequence, summary) in _SECTION5.items():
+        if foreign_names_deck:
+            summary = _SECTION5_EXTRA.get(kind, summary)
+        rules[kind] = _rule(kind, f"{tag} §5.{number}", consequence, summary)
+    for kind, (clause, consequence, summary) in _LOCAL.items():
+        rules[kind] = _rule(kind, clause, consequence, summary)
+    rules[K.BAD_DECISION] = _rule(K.BAD_DECISION, table_of_play, C.REFUSE,
+                                  "baccarat takes no decisions: the Table of Play decides every draw")
+    return rules
+
+
+def local_l1_rules(table_of_play: str) -> dict[K, IrregularityRule]:
+    """Fortune 7: Fortune Six's §5 clause for clause, cited as local ruling L1 (fortune6 §5.N)."""
+    rules = section5_rules("fortune6", table_of_play)
+    for kind, (number, consequence, summary) in _SECTION5.items():
+        rules[kind] = _rule(kind, f"local ruling L1 (fortune6 §5.{number})", consequence, summary)
+    return rules
+
+
+def late_double_draw_rule() -> IrregularityRule:
+    """Two cards at once after the initial deal: §5.3 voids only during the initial deal, so
+    the round is held for the supervisor to confirm the order, else void under §5.4 (L6)."""
+    return _rule(K.DOUBLE_DRAW, "local ruling L6", C.HOLD,
+                 "two cards drawn at once after the initial deal; confirm their order or void (§5.4)")
