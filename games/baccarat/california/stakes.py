@@ -1,0 +1,57 @@
+"""A wager on one of the five betting spaces of a seat, and the checks at placement.
+
+Each seat's betting area has five spaces (fortune7 Description of Table): Player line,
+Banker line, Tie Bet, One Up Bonus Bet, Fortune 7 Bonus Bet. Back-line bettors wager on the
+same spaces; a Stake names its bettor ("seat" for the seated player).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable
+
+from games.baccarat.california.seats import SEATS
+
+SEATED = "seat"
+LINES = ("player", "banker")
+# the rules' settlement order, which is also the order of the spaces (fortune7 How Winners...)
+SPACES = ("player", "banker", "tie", "one_up", "fortune7")
+NEEDS_A_LINE = ("one_up", "fortune7")  # ruling 8: bonus bets need a Player or Banker line wager
+
+
+class WagerError(ValueError):
+    """A wager the table must refuse; the message names the seat, bettor and space."""
+
+
+@dataclass(frozen=True)
+class Stake:
+    seat: int
+    space: str  # one of SPACES
+    amount: Fraction  # dollars
+    bettor: str = SEATED  # "seat", or a back-line bettor's name
+
+    def __post_init__(self):
+        object.__setattr__(self, "amount", Fraction(self.amount))
+
+    def __str__(self) -> str:
+        who = "" if self.bettor == SEATED else f" ({self.bettor})"
+        return f"seat {self.seat}{who} {self.space} ${self.amount}"
+
+
+def check_stakes(stakes: Iterable[Stake], player_dealer: int) -> tuple[Stake, ...]:
+    """Refuse what the rules do not allow; returns the stakes as a tuple."""
+    stakes = tuple(stakes)
+    for stake in stakes:
+        if stake.seat not in SEATS:
+            raise WagerError(f"{stake}: Fortune 7 seats are numbered 1-7")
+        if stake.space not in SPACES:
+            raise WagerError(f"{stake}: unknown betting space {stake.space!r} (one of {', '.join(SPACES)})")
+        if stake.amount <= 0:
+            raise WagerError(f"{stake}: a wager must be more than $0")
+        if stake.seat == player_dealer:
+            raise WagerError(f"{stake}: seat {player_dealer} holds the player-dealer position")
+    lines = {(s.seat, s.bettor) for s in stakes if s.space in LINES}
+    for stake in stakes:
+        if stake.space in NEEDS_A_LINE and (stake.seat, stake.bettor) not in lines:
+            raise WagerError(f"{stake}: needs a Player or Banker line wager by the same bettor (ruling 8)")
+    return stakes
