@@ -1,0 +1,139 @@
+"""The daemon's configuration as frozen dataclasses: every key, its default and its meaning.
+
+A field's metadata holds its one-line description ("doc") and, optionally, a check that
+returns what was expected when a value is wrong. `None` defaults are filled in from the
+game (deck count, burn, seats) when the file is loaded. docs/configuration.md lists all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DEFAULT_CONFIG_PATH = "/etc/tablectl/tablectl.toml"
+LOG_FORMATS = ("json", "console")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
+UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
+GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow do not
+
+
+def key(default, doc: str, check=None, octal_text: bool = False):
+    """A config key. octal_text: a string such as "0660" is read as an octal number too."""
+    return field(default=default, metadata={"doc": doc, "check": check, "octal_text": octal_text})
+
+
+def positive(value) -> str | None:
+    return None if value > 0 else "a number greater than 0"
+
+
+def at_least(low: int):
+    return lambda value: None if value >= low else f"an integer of at least {low}"
+
+
+def between(low: int, high: int):
+    return lambda value: None if low <= value <= high else f"an integer from {low} to {high}"
+
+
+def one_of(*choices: str):
+    return lambda value: None if value in choices else "one of " + ", ".join(repr(c) for c in choices)
+
+
+def file_mode(value) -> str | None:
+    return None if 0 <= value <= 0o777 else "a file mode such as 0o660"
+
+
+def socket_path(value) -> str | None:
+    size = len(value.encode())
+    return None if 0 < size <= UNIX_PATH_MAX else f"a Unix socket path of 1-{UNIX_PATH_MAX} bytes (this one is {size})"
+
+
+@dataclass(frozen=True)
+class DevicesConfig:
+    shoe: str = key("serial:///dev/tablectl/shoe", "the smart shoe: serial:///path[?baud=N], a tty path, or usb://VID:PID")
+    panel: str = key("serial:///dev/tablectl/panel", "the dealer's button panel (same URL forms)")
+    lights: str = key("serial:///dev/tablectl/lights", "the result lamps (same URL forms)")
+
+
+@dataclass(frozen=True)
+class TimeoutsConfig:
+    card_timeout_s: float = key(30.0, "no card within this many seconds while a card is due = a missing card", positive)
+    reconnect_min_s: float = key(0.2, "first wait before reopening a lost device; doubles each try", positive)
+    reconnect_max_s: float = key(5.0, "longest wait between reopen attempts", positive)
+    ack_timeout_s: float = key(0.25, "a frame not acknowledged within this is sent again", positive)
+    heartbeat_interval_s: float = key(1.0, "how often each device link is checked with a heartbeat", positive)
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    path: str = key("/var/lib/tablectl/journal.sqlite", "the SQLite journal (relative paths: from the config file's directory)")
+    sync: str = key("results", "fsync 'results' (results and voids, before their lamps light) or 'always' (every record)", one_of(*JOURNAL_SYNC))
+
+
+@dataclass(frozen=True)
+class ControlConfig:
+    socket: str = key("/run/tablectl/control.sock", "the local control socket (no network listener exists)", socket_path)
+    mode: int = key(0o660, "the socket's file mode (0o660 or \"0660\"): owner and group may connect", file_mode, octal_text=True)
+    client_buffer_bytes: int = key(262144, "a client that falls this far behind the event stream is dropped", at_least(4096))
+    reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", positive)
+
+
+@dataclass(frozen=True)
+class ShoeConfig:
+    burn: bool | None = key(None, "burn cards at a new shoe (default: on for the baccarat games, off for fubacc and paigow)")
+    burn_ten_value: int = key(10, "cards burned when the first card is a ten or a picture (other cards: their value)", between(1, 13))
+    cut_card_rounds: int = key(1, "after the round in which the cut card comes out, play this many more", at_least(0))
+
+
+@dataclass(frozen=True)
+class Fortune7Config:
+    seats: int = key(7, "player seats at the table, besides the player-dealer position", between(1, 7))
+    player_dealer_hands: int = key(2, "the player-dealer position moves on clockwise after this many hands", at_least(1))
+    collection_schedule: int = key(1, "the collection fee schedule option in use (1-26)", between(1, 26))
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    seats: int | None = key(None, "betting spots on the layout (default: the game's most; 0 for games without spots)", at_least(1))
+    default_spots: tuple[int, ...] = key((1,), "the live spots when the dealer does not set them")
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    format: str = key("json", "'json' (one object a line, for journald) or 'console' (for people)", one_of(*LOG_FORMATS))
+    level: str = key("info", "the least severe level written", one_of(*LOG_LEVELS))
+
+
+SECTIONS = {
+    "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
+    "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
+    "table": TableConfig, "log": LogConfig,
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    game: str
+    decks: int
+    devices: DevicesConfig = DevicesConfig()
+    timeouts: TimeoutsConfig = TimeoutsConfig()
+    journal: JournalConfig = JournalConfig()
+    control: ControlConfig = ControlConfig()
+    shoe: ShoeConfig = ShoeConfig()
+    fortune7: Fortune7Config = Fortune7Config()
+    table: TableConfig = TableConfig()
+    log: LogConfig = LogConfig()
+    source: str | None = None  # the file it came from; None for the built-in defaults
+
+    @classmethod
+    def default(cls, game: str = "fortune6") -> "Config":
+        from controller.config.load import config_from_dict
+
+        return config_from_dict({"game": game}, source=None)
+
+    def to_toml_dict(self) -> dict:
+        """Every key with its value, as a TOML file would hold it (for `--print-config`)."""
+        from dataclasses import asdict
+
+        out = asdict(self)
+        out.pop("source")
+        out["table"]["default_spots"] = list(self.table.default_spots)
+        return out
