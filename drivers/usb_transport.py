@@ -120,6 +120,12 @@ class UsbTransport(Transport):
             return dev.is_kernel_driver_active(number)
         except NotImplementedError:  # backends without kernel-driver support (not Linux)
             return False
+        except usb.core.USBError as exc:
+            if exc.errno in _GONE:
+                raise
+            # The driver state cannot be read (libusb "Other error", e.g. usbfs without
+            # GETDRIVER): go on; claiming the interface reports busy if a driver holds it.
+            return False
 
     def _serial_matches(self, dev) -> bool:
         if self.serial is None:
