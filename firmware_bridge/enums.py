@@ -1,0 +1,59 @@
+"""The small numbered vocabularies of the wire (PROTOCOL.md §3): all plain uint8 on the wire."""
+from __future__ import annotations
+
+import enum
+
+
+class DeviceKind(enum.IntEnum):
+    HOST = 0
+    SHOE = 1
+    PANEL = 2
+    LIGHTS = 3
+
+
+class LampPattern(enum.IntEnum):
+    OFF = 0
+    ON = 1
+    SLOW_BLINK = 2
+    FAST_BLINK = 3
+
+
+class NakReason(enum.IntEnum):
+    OUT_OF_ORDER = 1  # SEQ is the sequence number the receiver expected: resend from there
+    UNKNOWN_TYPE = 2  # SEQ was received and consumed, but its type is not known here
+    MALFORMED = 3  # SEQ was received and consumed, but its payload did not parse
+    UNSUPPORTED_VERSION = 4  # the frame's VER is not our major version
+    NOT_CONNECTED = 5  # no HELLO yet in this session: send one
+
+
+class ErrorCode(enum.IntEnum):
+    UNSUPPORTED = 1  # the message means nothing to this device kind
+    BAD_LAMP = 2  # no lamp with that id
+    HARDWARE = 3  # a sensor or driver fault inside the device
+    SHOE_EMPTY = 4  # a draw was asked of an empty shoe
+
+
+class Msg(enum.IntEnum):
+    """Message type numbers (the frame's TYPE byte)."""
+    HELLO = 0x01
+    ACK = 0x02
+    NAK = 0x03
+    HEARTBEAT = 0x04
+    ERROR = 0x05
+    STATUS_QUERY = 0x06
+    CARD = 0x10
+    SHOE_STATUS = 0x11
+    BUTTON = 0x20
+    KEY = 0x21
+    PANEL_STATUS = 0x22
+    LAMP_SET = 0x30
+    ALL_OFF = 0x31
+    LAMP_QUERY = 0x32
+    LAMP_REPORT = 0x33
+
+
+def type_name(msg_type: int) -> str:
+    try:
+        return Msg(msg_type).name
+    except ValueError:
+        return f"type 0x{msg_type:02x}"

@@ -1,0 +1,459 @@
+"""One dataclass per message, and `pack` / `unpack` between them and (type, payload).
+
+Payload layouts are in PROTOCOL.md §3; multi-byte integers are little-endian.
+Constructing a message checks its fields (ValueError naming the field); `unpack`
+raises `UnknownMessageType` or `MalformedPayload`, both naming what is wrong.
+Within one major version a type's payload never changes length or meaning, so a
+payload of the wrong length is malformed, never "newer".
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from firmware_bridge.enums import (
+    DeviceKind, ErrorCode, LampPattern, Msg, NakReason, type_name,
+)
+from firmware_bridge.frame import MAX_PAYLOAD, PROTOCOL_MAJOR, PROTOCOL_MINOR
+
+MAX_SERIAL = 32
+MAX_DETAIL = 64
+
+CARD_DOUBLE_DRAW = 0x01
+CARD_MISREAD = 0x02
+SHOE_PRESENT = 0x01
+SHOE_DOOR_OPEN = 0x02
+SHOE_CUT_CARD_SEEN = 0x04
+SHOE_EMPTY = 0x08
+HELLO_REPLY_REQUESTED = 0x01
+
+
+class UnknownMessageType(ValueError):
+    def __init__(self, msg_type: int):
+        self.msg_type = msg_type
+        super().__init__(f"unknown message type 0x{msg_type:02x}")
+
+
+class MalformedPayload(ValueError):
+    def __init__(self, msg_type: int, reason: str):
+        self.msg_type = msg_type
+        self.reason = reason
+        super().__init__(f"malformed {type_name(msg_type)} payload: {reason}")
+
+
+def _uint(name: str, value, bits: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < (1 << bits):
+        raise ValueError(f"{name}={value!r} is not a uint{bits}")
+
+
+def _enum(name: str, enum_type, value):
+    try:
+        return enum_type(value)
+    except ValueError:
+        allowed = ", ".join(f"{m.value}={m.name}" for m in enum_type)
+        raise ValueError(f"{name}={value!r} is not one of {allowed}") from None
+
+
+def _flag_bits(name: str, value: int, known: int) -> None:
+    if value & ~known:
+        raise ValueError(f"{name} 0x{value:02x} has unknown bits 0x{value & ~known:02x}")
+
+
+def _text(name: str, value: str, limit: int, ascii_only: bool) -> bytes:
+    if not isinstance(value, str):
+        raise ValueError(f"{name}={value!r} is not text")
+    if ascii_only and not (value.isascii() and value.isprintable()):
+        raise ValueError(f"{name}={value!r} must be printable ASCII")
+    data = value.encode("utf-8")
+    if len(data) > limit:
+        raise ValueError(f"{name} is {len(data)} bytes, at most {limit}")
+    return data
+
+
+class Message:
+    """Base of every message: its TYPE byte and whether the link must deliver it reliably."""
+    MSG_TYPE: ClassVar[Msg]
+    RELIABLE: ClassVar[bool] = True
+
+    def encode(self) -> bytes:
+        return b""
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Message":
+        _exact(cls.MSG_TYPE, payload, 0)
+        return cls()
+
+
+def _exact(msg_type: int, payload: bytes, size: int) -> None:
+    if len(payload) != size:
+        raise MalformedPayload(msg_type, f"{len(payload)} bytes, expected {size}")
+
+
+def _fixed(cls, fmt: struct.Struct, payload: bytes) -> tuple:
+    _exact(cls.MSG_TYPE, payload, fmt.size)
+    return fmt.unpack(payload)
+
+
+# ---------------------------------------------------------------- link and common
+
+
+_HELLO = struct.Struct("<BBBBBBIBB")
+
+
+@dataclass(frozen=True)
+class Hello(Message):
+    """Identify: sent by whoever starts a session, answered by the peer (PROTOCOL.md §4)."""
+    MSG_TYPE: ClassVar[Msg] = Msg.HELLO
+    kind: DeviceKind
+    boot_id: int  # new at every boot (device) or session (host): a change means a reboot
+    serial: str = ""
+    firmware: tuple[int, int, int] = (0, 0, 0)
+    protocol: tuple[int, int] = (PROTOCOL_MAJOR, PROTOCOL_MINOR)
+    reply_requested: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", _enum("kind", DeviceKind, self.kind))
+        _uint("boot_id", self.boot_id, 32)
+        for name, parts, count in (("firmware", self.firmware, 3), ("protocol", self.protocol, 2)):
+            if len(parts) != count:
+                raise ValueError(f"{name}={parts!r} needs {count} numbers")
+            for part in parts:
+                _uint(name, part, 8)
+        _text("serial", self.serial, MAX_SERIAL, ascii_only=True)
+
+    def encode(self) -> bytes:
+        serial = self.serial.encode("ascii")
+        flags = HELLO_REPLY_REQUESTED if self.reply_requested else 0
+        return _HELLO.pack(self.kind, *self.protocol, *self.firmware, self.boot_id, flags,
+                           len(serial)) + serial
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Hello":
+        if len(payload) < _HELLO.size:
+            raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_HELLO.size}")
+        kind, pmaj, pmin, fmaj, fmin, fpatch, boot_id, flags, length = _HELLO.unpack_from(payload)
+        _exact(cls.MSG_TYPE, payload, _HELLO.size + length)
+        _flag_bits("flags", flags, HELLO_REPLY_REQUESTED)
+        serial = payload[_HELLO.size:]
+        if not (serial.isascii() and serial.decode("ascii").isprintable()):
+            raise MalformedPayload(cls.MSG_TYPE, f"serial number {serial!r} is not printable ASCII")
+        return cls(kind, boot_id, serial.decode("ascii"), (fmaj, fmin, fpatch), (pmaj, pmin),
+                   bool(flags & HELLO_REPLY_REQUESTED))
+
+
+@dataclass(frozen=True)
+class Ack(Message):
+    """Carries nothing: the frame's ACK field is the acknowledgement."""
+    MSG_TYPE: ClassVar[Msg] = Msg.ACK
+    RELIABLE: ClassVar[bool] = False
+
+
+_NAK = struct.Struct("<BB")
+
+
+@dataclass(frozen=True)
+class Nak(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.NAK
+    RELIABLE: ClassVar[bool] = False
+    seq: int
+    reason: NakReason
+
+    def __post_init__(self):
+        _uint("seq", self.seq, 8)
+        object.__setattr__(self, "reason", _enum("reason", NakReason, self.reason))
+
+    def encode(self) -> bytes:
+        return _NAK.pack(self.seq, self.reason)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Nak":
+        return cls(*_fixed(cls, _NAK, payload))
+
+
+_U32 = struct.Struct("<I")
+
+
+@dataclass(frozen=True)
+class Heartbeat(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.HEARTBEAT
+    RELIABLE: ClassVar[bool] = False
+    uptime_ms: int = 0
+
+    def __post_init__(self):
+        _uint("uptime_ms", self.uptime_ms, 32)
+
+    def encode(self) -> bytes:
+        return _U32.pack(self.uptime_ms)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Heartbeat":
+        return cls(*_fixed(cls, _U32, payload))
+
+
+_ERROR = struct.Struct("<BB")
+
+
+@dataclass(frozen=True)
+class Error(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.ERROR
+    code: ErrorCode
+    detail: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "code", _enum("code", ErrorCode, self.code))
+        _text("detail", self.detail, MAX_DETAIL, ascii_only=False)
+
+    def encode(self) -> bytes:
+        detail = self.detail.encode("utf-8")
+        return _ERROR.pack(self.code, len(detail)) + detail
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Error":
+        if len(payload) < _ERROR.size:
+            raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_ERROR.size}")
+        code, length = _ERROR.unpack_from(payload)
+        _exact(cls.MSG_TYPE, payload, _ERROR.size + length)
+        try:
+            detail = payload[_ERROR.size:].decode("utf-8")
+        except UnicodeDecodeError:
+            raise MalformedPayload(cls.MSG_TYPE, f"detail {payload[_ERROR.size:]!r} is not UTF-8") from None
+        return cls(code, detail)
+
+
+@dataclass(frozen=True)
+class StatusQuery(Message):
+    """Host asks a device for its state: shoe -> ShoeStatus, panel -> PanelStatus, lights -> LampReport."""
+    MSG_TYPE: ClassVar[Msg] = Msg.STATUS_QUERY
+
+
+# ---------------------------------------------------------------- shoe
+
+
+_CARD = struct.Struct("<HIIB")
+
+
+@dataclass(frozen=True)
+class CardRead(Message):
+    """A card left the shoe. ``code`` is games.cards' uint16 wire code; 0 with ``misread``."""
+    MSG_TYPE: ClassVar[Msg] = Msg.CARD
+    code: int
+    draw_counter: int  # the shoe's own count of cards drawn, 1 for the first
+    device_ms: int  # the shoe's clock, ms since boot
+    double_draw: bool = False
+    misread: bool = False
+
+    def __post_init__(self):
+        _uint("code", self.code, 16)
+        _uint("draw_counter", self.draw_counter, 32)
+        _uint("device_ms", self.device_ms, 32)
+        if self.misread != (self.code == 0):
+            raise ValueError(f"code=0x{self.code:04x} with misread={self.misread}: "
+                             "code 0x0000 (no read) goes with the misread flag and only with it")
+
+    def encode(self) -> bytes:
+        flags = (CARD_DOUBLE_DRAW if self.double_draw else 0) | (CARD_MISREAD if self.misread else 0)
+        return _CARD.pack(self.code, self.draw_counter, self.device_ms, flags)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "CardRead":
+        code, counter, device_ms, flags = _fixed(cls, _CARD, payload)
+        _flag_bits("flags", flags, CARD_DOUBLE_DRAW | CARD_MISREAD)
+        return cls(code, counter, device_ms, bool(flags & CARD_DOUBLE_DRAW), bool(flags & CARD_MISREAD))
+
+
+_SHOE_STATUS = struct.Struct("<BII")
+
+
+@dataclass(frozen=True)
+class ShoeStatus(Message):
+    """Sent on every change and on StatusQuery; ``draw_counter`` is the last card's counter."""
+    MSG_TYPE: ClassVar[Msg] = Msg.SHOE_STATUS
+    draw_counter: int
+    device_ms: int
+    present: bool = True
+    door_open: bool = False
+    cut_card_seen: bool = False
+    empty: bool = False
+
+    def __post_init__(self):
+        _uint("draw_counter", self.draw_counter, 32)
+        _uint("device_ms", self.device_ms, 32)
+
+    def encode(self) -> bytes:
+        flags = ((SHOE_PRESENT if self.present else 0) | (SHOE_DOOR_OPEN if self.door_open else 0)
+                 | (SHOE_CUT_CARD_SEEN if self.cut_card_seen else 0) | (SHOE_EMPTY if self.empty else 0))
+        return _SHOE_STATUS.pack(flags, self.draw_counter, self.device_ms)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "ShoeStatus":
+        flags, counter, device_ms = _fixed(cls, _SHOE_STATUS, payload)
+        _flag_bits("flags", flags, SHOE_PRESENT | SHOE_DOOR_OPEN | SHOE_CUT_CARD_SEEN | SHOE_EMPTY)
+        return cls(counter, device_ms, bool(flags & SHOE_PRESENT), bool(flags & SHOE_DOOR_OPEN),
+                   bool(flags & SHOE_CUT_CARD_SEEN), bool(flags & SHOE_EMPTY))
+
+
+# ---------------------------------------------------------------- panel
+
+
+_BUTTON = struct.Struct("<BB")
+_BOOL = struct.Struct("<B")
+
+
+def _bool_byte(msg_type: int, name: str, value: int) -> bool:
+    if value > 1:
+        raise MalformedPayload(msg_type, f"{name}={value} is not 0 or 1")
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class Button(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.BUTTON
+    button: int  # plain uint8: the controller maps names to ids per game
+    pressed: bool
+
+    def __post_init__(self):
+        _uint("button", self.button, 8)
+
+    def encode(self) -> bytes:
+        return _BUTTON.pack(self.button, int(self.pressed))
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Button":
+        button, pressed = _fixed(cls, _BUTTON, payload)
+        return cls(button, _bool_byte(cls.MSG_TYPE, "pressed", pressed))
+
+
+@dataclass(frozen=True)
+class Key(Message):
+    """The supervisor key switch."""
+    MSG_TYPE: ClassVar[Msg] = Msg.KEY
+    on: bool
+
+    def encode(self) -> bytes:
+        return _BOOL.pack(int(self.on))
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "Key":
+        (on,) = _fixed(cls, _BOOL, payload)
+        return cls(_bool_byte(cls.MSG_TYPE, "on", on))
+
+
+def _id_list(msg_type: int, payload: bytes) -> tuple[int, ...]:
+    if not payload:
+        raise MalformedPayload(msg_type, "empty, expected a count byte")
+    _exact(msg_type, payload, 1 + payload[0])
+    return tuple(payload[1:])
+
+
+@dataclass(frozen=True)
+class PanelStatus(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.PANEL_STATUS
+    key_on: bool
+    pressed: tuple[int, ...] = ()  # buttons held down now, ascending
+
+    def __post_init__(self):
+        for button in self.pressed:
+            _uint("pressed button", button, 8)
+        if len(self.pressed) > MAX_PAYLOAD - 2:
+            raise ValueError(f"{len(self.pressed)} pressed buttons do not fit in one frame")
+
+    def encode(self) -> bytes:
+        return bytes([int(self.key_on), len(self.pressed), *self.pressed])
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "PanelStatus":
+        if not payload:
+            raise MalformedPayload(cls.MSG_TYPE, "empty, expected the key byte")
+        return cls(_bool_byte(cls.MSG_TYPE, "key_on", payload[0]),
+                   _id_list(cls.MSG_TYPE, payload[1:]))
+
+
+# ---------------------------------------------------------------- lights
+
+
+@dataclass(frozen=True)
+class LampSet(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.LAMP_SET
+    lamp: int  # plain uint8: the controller maps names to ids per game
+    pattern: LampPattern
+
+    def __post_init__(self):
+        _uint("lamp", self.lamp, 8)
+        object.__setattr__(self, "pattern", _enum("pattern", LampPattern, self.pattern))
+
+    def encode(self) -> bytes:
+        return _BUTTON.pack(self.lamp, self.pattern)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "LampSet":
+        lamp, pattern = _fixed(cls, _BUTTON, payload)
+        return cls(lamp, _payload_enum(cls.MSG_TYPE, "pattern", LampPattern, pattern))
+
+
+def _payload_enum(msg_type: int, name: str, enum_type, value):
+    try:
+        return _enum(name, enum_type, value)
+    except ValueError as error:
+        raise MalformedPayload(msg_type, str(error)) from None
+
+
+@dataclass(frozen=True)
+class AllOff(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.ALL_OFF
+
+
+@dataclass(frozen=True)
+class LampQuery(Message):
+    MSG_TYPE: ClassVar[Msg] = Msg.LAMP_QUERY
+
+
+@dataclass(frozen=True)
+class LampReport(Message):
+    """Every lamp the device has, by id: ``lamps[i]`` is lamp i's pattern."""
+    MSG_TYPE: ClassVar[Msg] = Msg.LAMP_REPORT
+    lamps: tuple[LampPattern, ...] = field(default=())
+
+    def __post_init__(self):
+        if len(self.lamps) > MAX_PAYLOAD - 1:
+            raise ValueError(f"{len(self.lamps)} lamps do not fit in one frame")
+        object.__setattr__(self, "lamps", tuple(_enum("lamp pattern", LampPattern, p) for p in self.lamps))
+
+    def encode(self) -> bytes:
+        return bytes([len(self.lamps), *self.lamps])
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "LampReport":
+        patterns = _id_list(cls.MSG_TYPE, payload)
+        return cls(tuple(_payload_enum(cls.MSG_TYPE, f"lamp {i} pattern", LampPattern, p)
+                         for i, p in enumerate(patterns)))
+
+
+# ---------------------------------------------------------------- pack / unpack
+
+
+MESSAGE_TYPES: dict[int, type[Message]] = {
+    cls.MSG_TYPE: cls for cls in (
+        Hello, Ack, Nak, Heartbeat, Error, StatusQuery, CardRead, ShoeStatus,
+        Button, Key, PanelStatus, LampSet, AllOff, LampQuery, LampReport,
+    )
+}
+
+
+def pack(msg: Message) -> tuple[int, bytes]:
+    payload = msg.encode()
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"{type(msg).__name__} payload is {len(payload)} bytes, at most {MAX_PAYLOAD}")
+    return int(msg.MSG_TYPE), payload
+
+
+def unpack(msg_type: int, payload: bytes) -> Message:
+    cls = MESSAGE_TYPES.get(msg_type)
+    if cls is None:
+        raise UnknownMessageType(msg_type)
+    try:
+        return cls.decode(bytes(payload))
+    except MalformedPayload:
+        raise
+    except (ValueError, UnicodeDecodeError, struct.error) as error:
+        raise MalformedPayload(msg_type, str(error)) from None
