@@ -101,6 +101,12 @@ class FuBacc(Game):
         return ()
 
     def with_decision(self, state: RoundState, spot: int, decision: str) -> RoundState:
+        """One decision; "play,hit" / "play,stay" (as the panel and the docs write them) are
+        taken as their two steps, each checked."""
+        if isinstance(decision, str) and "," in decision:
+            for part in decision.split(","):
+                state = self.with_decision(state, spot, part)
+            return state
         choice = decision.strip().lower() if isinstance(decision, str) else decision
         step = self.next_step(state)
         refuse = self.rule(K.BAD_DECISION)

@@ -57,6 +57,13 @@ def test_decisions_are_case_and_space_insensitive():
     assert state.decision_of(1) == ("play",)
 
 
+def test_play_hit_in_one_string_is_two_checked_steps():
+    state = GAME.with_decision(dealt("Kd 6h 2c  8s 7h Qd"), 1, "play,hit")
+    assert state.decision_of(1) == ("play", "hit") and isinstance(GAME.next_step(state), Complete)
+    # refused as a whole: the caller keeps its state (states are immutable)
+    assert "already decided (fold); 'hit' is not asked for" in refused(dealt("Kd 6h 2c  8s 7h Qd"), 1, "fold,hit")
+
+
 def test_no_decision_before_the_packets_are_dealt():
     assert "before the packets are dealt (5 of 6 cards)" in refused(dealt("Kd 6h 2c  8s 7h"), 1, "fold")
 

@@ -176,6 +176,8 @@ def test_the_chosen_action_is_never_worse_than_another(choices):
     for c in choices:
         assert c.values[c.action] == max(c.values.values()) >= -1
         assert (BONUS in c.values) is (c.situation.bonus is not None)
+        best, second = sorted(c.values.values(), reverse=True)[:2]
+        assert best > second  # docs/fubacc.md: no exact ties, so the tie-break never decides
 
 
 def test_strategy_properties_that_must_hold(choices):
