@@ -1,0 +1,22 @@
+"""Shared by the baccarat tests: the three games and cards of a given point value."""
+from __future__ import annotations
+
+from games.baccarat import fafa4, fortune6, fortune7
+from games.cards import Card, DeckKind
+
+GAMES = {"fafa4": fafa4.GAME, "fortune7": fortune7.GAME, "fortune6": fortune6.GAME}
+GAME_LIST = list(GAMES.values())
+
+
+def card_of(game, point: int, n: int = 0) -> Card:
+    """A card of `point` from the game's deck; `n` picks a different suit/element/rank so a
+    hand does not run out of copies of one card."""
+    pool = [c for c in game.deck_kind.cards if c.point == point]
+    return pool[n % len(pool)]
+
+
+def standard(point: int, n: int = 0) -> Card:
+    return card_of(fortune6.GAME, point, n)
+
+
+ELEMENT = DeckKind.ELEMENT65
