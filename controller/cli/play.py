@@ -5,7 +5,7 @@ Resolves one round from the cards in the order they left the shoe. A void is a r
 
 Spots and decisions (Fu Bacc, Pai Gow): `--spots` lists the live seats (default: seat 1).
 `--decide SPOT=D[,D...]` gives a spot's decisions in the order the game asks for them:
-  fubacc   fold | play,hit | play,stay | bonus        (see `games/fubacc`)
+  fubacc   fold | play,hit | play,stay | bonus | no_ante   (see docs/fubacc.md)
   paigow   house | the low hand as CARD+CARD, e.g. 1=Ks+Qs   (default: house)
 """
 from __future__ import annotations
