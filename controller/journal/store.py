@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -89,6 +90,7 @@ class Journal:
         self.path = Path(path)
         self.sync = sync
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._owner = threading.get_ident()
         self._lock_fd = self._lock(self.path)
         try:
             self._conn = self._connect()
@@ -125,6 +127,8 @@ class Journal:
                durable: bool = False) -> Record:
         """Write one record and commit it. `round` defaults to payload["round"]. durable=True
         fsyncs the commit (and every record before it) before returning."""
+        if threading.get_ident() != self._owner:
+            raise JournalError(f"{self.path}: append from another thread; the journal belongs to the thread that opened it")
         if not isinstance(kind, str) or not kind:
             raise JournalError(f"record kind must be a non-empty string, got {kind!r}")
         payload = {} if payload is None else payload
