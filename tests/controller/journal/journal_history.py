@@ -3,7 +3,7 @@ as docs/journal.md lists them), shared by the journal tests."""
 
 
 RESULT_ROUND_1 = {
-    "winner": "player",
+    "winner": "banker",
     "hands": {"player": {"cards": ["As", "9h"], "total": 0}, "banker": {"cards": ["Kd", "8c"], "total": 8}},
     "bets": {"player": {"result": "lose", "pays": None}, "banker": {"result": "win", "pays": "1:1"},
              "tie": {"result": "lose", "pays": None}},
