@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from games.baccarat import fafa4, fortune6, fortune7
-from games.cards import Card, DeckKind
+from games.cards import Card
 
 GAMES = {"fafa4": fafa4.GAME, "fortune7": fortune7.GAME, "fortune6": fortune6.GAME}
 GAME_LIST = list(GAMES.values())
@@ -13,10 +13,3 @@ def card_of(game, point: int, n: int = 0) -> Card:
     hand does not run out of copies of one card."""
     pool = [c for c in game.deck_kind.cards if c.point == point]
     return pool[n % len(pool)]
-
-
-def standard(point: int, n: int = 0) -> Card:
-    return card_of(fortune6.GAME, point, n)
-
-
-ELEMENT = DeckKind.ELEMENT65

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from baccarat_helpers import GAMES
 from games.baccarat.california.settlement import settle, settlement_order
-from games.baccarat.california.stakes import SPACES, Stake, WagerError
+from games.baccarat.california.stakes import Stake, WagerError
 from games.cards import parse_cards
 from games.replay import run_round
 from games.round import Result
