@@ -1,0 +1,126 @@
+"""Typed, frozen events the device drivers post into the controller's loop.
+
+Every event carries `device` (the driver's name, e.g. "shoe") and `at` (time.monotonic()
+when the driver saw it). Fields are the message's own: drivers decide nothing about rules,
+so a card is its raw uint16 wire code (a foreign card is the controller's business).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_bridge.messages import Hello
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceEvent:
+    device: str
+    at: float
+
+
+# --- every device: the link ---------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class DeviceConnected(DeviceEvent):
+    """The first session with the device is up (its HELLO answered ours)."""
+    hello: Hello
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkLost(DeviceEvent):
+    """No usable link: hang-up / unplug, no acks after all retries, or a silent device.
+
+    The driver keeps reopening by the same path with backoff; LinkRestored follows.
+    """
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkRestored(DeviceEvent):
+    """A session is up again after LinkLost (DeviceRebooted follows if its boot id changed)."""
+    hello: Hello
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceRebooted(DeviceEvent):
+    """The device's boot id changed: its state is gone (lamps off, counters restarted)."""
+    hello: Hello
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceError(DeviceEvent):
+    """The device reported an ERROR (firmware_bridge.enums.ErrorCode) or the link saw a
+    protocol violation (code None: unknown type, malformed payload ...)."""
+    code: int | None
+    detail: str
+
+
+# --- shoe -----------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class CardDrawn(DeviceEvent):
+    code: int  # uint16 wire code; 0x0000 with misread=True is "no read"
+    draw_counter: int  # the shoe's own count, 1 for the first card after loading
+    device_time: int  # the shoe's clock, ms since its boot
+    double_draw: bool = False
+    misread: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawGap(DeviceEvent):
+    """Cards left the shoe unheard: counter `got` arrived where `expected` was due."""
+    expected: int
+    got: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawRepeated(DeviceEvent):
+    """A CARD with a draw counter already delivered (resent across a reconnect): dropped."""
+    draw_counter: int
+    code: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawCountUnknown(DeviceEvent):
+    """The shoe's counter went backwards (it lost its count): no gap can be proved or ruled out."""
+    last_heard: int
+    reported: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShoeStatusChanged(DeviceEvent):
+    """The shoe's state; `changed` names the fields that differ from the last status
+    (all four on the first status of a session)."""
+    present: bool
+    door_open: bool
+    cut_card: bool
+    empty: bool
+    draw_counter: int
+    changed: tuple[str, ...]
+
+
+# --- panel ----------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class ButtonPressed(DeviceEvent):
+    button: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ButtonReleased(DeviceEvent):
+    button: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeyTurned(DeviceEvent):
+    on: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class PanelState(DeviceEvent):
+    """The panel's whole state (answer to a status request, e.g. after a reconnect)."""
+    key_on: bool
+    pressed: tuple[int, ...]
+
+
+# --- lights ---------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class LampReport(DeviceEvent):
+    """Every lamp the board has: lamps[i] is lamp i's pattern (firmware_bridge LampPattern)."""
+    lamps: tuple[int, ...]

@@ -1,0 +1,22 @@
+"""Make a driver from a device kind and a URL (config files, the daemon, tests)."""
+from __future__ import annotations
+
+from drivers.device import DeviceDriver, Post
+from drivers.lights import LightsDriver
+from drivers.panel import PanelDriver
+from drivers.shoe import ShoeDriver
+
+DRIVERS: dict[str, type[DeviceDriver]] = {"shoe": ShoeDriver, "panel": PanelDriver, "lights": LightsDriver}
+
+
+def driver_for(kind: str, url: str, post: Post, *, start: bool = True, **options) -> DeviceDriver:
+    """`driver_for("shoe", "serial:///dev/tablectl/shoe", loop.post)`, started unless start=False.
+
+    Options go to the driver (name=, backoff=, usb_backend=, link_options=, ...).
+    """
+    try:
+        cls = DRIVERS[kind]
+    except KeyError:
+        raise ValueError(f"unknown device kind {kind!r} (known: {', '.join(DRIVERS)})") from None
+    driver = cls(url, post, **options)
+    return driver.start() if start else driver

@@ -1,0 +1,126 @@
+"""The lamp board: set lamps (only what changed), switch all off, read the lamps back.
+
+The driver keeps the state the controller wants (`desired`) and what the board shows as
+far as it knows (`_board`, from the board's last LAMP_REPORT plus our sets since). When a
+session comes up (first connect, reconnect, board reboot) it asks for a report and then
+sends only the lamps that differ, so a rebooted board is put back without the controller
+doing anything and a reconnect does not flicker the lamps.
+
+All public methods are thread-safe (the controller calls them from its loop thread).
+"""
+from __future__ import annotations
+
+import threading
+
+from drivers import events as ev
+from drivers.device import DeviceDriver
+from drivers.errors import DeviceTimeoutError, LinkDownError
+from firmware_bridge.enums import DeviceKind, LampPattern
+from firmware_bridge.messages import AllOff, Hello, LampQuery, LampReport, LampSet, Message
+
+
+class _ReadBack:
+    def __init__(self, after_reports: int) -> None:
+        self.after_reports = after_reports  # satisfied by the report that answers our query
+        self.done = threading.Event()
+        self.lamps: dict[int, LampPattern] | None = None
+        self.error: Exception | None = None
+
+
+class LightsDriver(DeviceDriver):
+    KIND = DeviceKind.LIGHTS
+
+    def __init__(self, url, post, *, name: str = "lights", **options) -> None:
+        super().__init__(url, post, name=name, **options)
+        self.desired: dict[int, LampPattern] = {}
+        self._board: dict[int, LampPattern] | None = None  # None: unknown until a report
+        self._queries = self._reports = 0  # LampQuery/StatusQuery sent and answered, this session
+        self._readbacks: list[_ReadBack] = []
+
+    # ------------------------------------------------------------------ controller API
+    def set_lamp(self, lamp_id: int, pattern: LampPattern | int) -> None:
+        self.set_lamps({lamp_id: pattern})
+
+    def set_lamps(self, lamps: dict[int, LampPattern | int]) -> None:
+        """Set several lamps; checks them all first (ValueError names the bad one)."""
+        checked = {m.lamp: m.pattern for m in (LampSet(lamp, p) for lamp, p in lamps.items())}
+        with self._lock:
+            self.desired.update(checked)
+            self._sync(self._clock())
+            self._flush()
+
+    def all_off(self) -> None:
+        with self._lock:
+            self.desired = {lamp: LampPattern.OFF for lamp in self.desired}
+            if self.up:
+                self.link.send(AllOff(), self._clock())
+                if self._board is not None:
+                    self._board = {lamp: LampPattern.OFF for lamp in self._board}
+                self._flush()
+
+    def read_back(self, timeout: float = 2.0) -> dict[int, LampPattern]:
+        """Ask the board for every lamp and wait for the answer (lamp id -> pattern)."""
+        with self._lock:
+            if not self.up:
+                raise LinkDownError(f"{self.name}: no link to the lamp board")
+            waiter = _ReadBack(after_reports=self._queries)
+            self._readbacks.append(waiter)
+            self._query(self._clock())
+            self._flush()
+        if not waiter.done.wait(timeout):
+            with self._lock:
+                if waiter in self._readbacks:
+                    self._readbacks.remove(waiter)
+            raise DeviceTimeoutError(f"{self.name}: no lamp report within {timeout} s")
+        if waiter.error is not None:
+            raise waiter.error
+        return waiter.lamps
+
+    # ------------------------------------------------------------------ driver hooks
+    def _query(self, now: float) -> None:
+        self._queries += 1
+        self.link.send(LampQuery(), now)
+
+    def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
+        self._fail_readbacks(LinkDownError(f"{self.name}: session restarted before the answer"))
+        self._board = None
+        self._queries = self._reports = 0
+        self._query(now)
+
+    def _session_down(self, reason: str, now: float) -> None:
+        super()._session_down(reason, now)
+        self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))
+
+    def _hang_up(self, reason: str) -> None:
+        with self._lock:
+            self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))
+        super()._hang_up(reason)
+
+    def _on_message(self, msg: Message, now: float) -> None:
+        if not isinstance(msg, LampReport):
+            self._emit(ev.DeviceError, code=None, detail=f"unexpected {type(msg).__name__} from lights")
+            return
+        self._reports += 1
+        lamps = dict(enumerate(msg.lamps))
+        self._emit(ev.LampReport, lamps=tuple(int(p) for p in msg.lamps))
+        for waiter in [w for w in self._readbacks if self._reports > w.after_reports]:
+            self._readbacks.remove(waiter)
+            waiter.lamps = lamps
+            waiter.done.set()
+        self._board = lamps
+        self._sync(now)
+
+    def _sync(self, now: float) -> None:
+        """Send the lamps whose desired pattern differs from the board's."""
+        if not self.up or self._board is None:
+            return  # reconciled when the session's first report arrives
+        for lamp, pattern in self.desired.items():
+            if self._board.get(lamp, LampPattern.OFF) != pattern:
+                self.link.send(LampSet(lamp, pattern), now)
+                self._board[lamp] = pattern
+
+    def _fail_readbacks(self, error: Exception) -> None:
+        waiters, self._readbacks = self._readbacks, []
+        for waiter in waiters:
+            waiter.error = error
+            waiter.done.set()
