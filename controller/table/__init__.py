@@ -1,0 +1,17 @@
+"""The table: the round and shoe state machine, irregularities, lamp and button maps.
+
+A pure core (no I/O, threads or clock): `Table(game_key, decks, settings).handle(input)`
+returns effects; docs/table.md describes the whole contract.
+"""
+from controller.table.buttons import Button, UnknownButton, button_list, button_map, command_for_button
+from controller.table.effects import CancelTimer, Effect, Journal, Lamps, Pattern, Publish, Reply, StartTimer
+from controller.table.lamps import Lamp, lamp_ids, lamp_list
+from controller.table.recovery import RecoveredRound, RecoveredShoe, TableRecovery
+from controller.table.settings import SettingsError, TableSettings
+from controller.table.table import Table
+
+__all__ = [
+    "Button", "CancelTimer", "Effect", "Journal", "Lamp", "Lamps", "Pattern", "Publish", "RecoveredRound",
+    "RecoveredShoe", "Reply", "SettingsError", "StartTimer", "Table", "TableRecovery", "TableSettings",
+    "UnknownButton", "button_list", "button_map", "command_for_button", "lamp_ids", "lamp_list",
+]

@@ -1,0 +1,61 @@
+"""What the table asks the daemon to do: journal, light lamps, publish, reply, time.
+
+`Table.handle` returns them in this order, which is part of the contract:
+    Journal records (a result's or a void's durable record among them)
+    Lamps (the whole lamp picture by name; only when it changed)
+    StartTimer / CancelTimer
+    Publish events
+    Reply (exactly one for a Command input, none otherwise)
+so a result is durable before its lamps light, and lamps change in the same event-loop turn
+as the card that decided them.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+class Pattern(str, enum.Enum):
+    OFF = "off"
+    ON = "on"
+    SLOW = "slow"  # slow blink
+    FAST = "fast"  # fast blink
+
+
+@dataclass(frozen=True)
+class Journal:
+    kind: str  # round_opened, bets_closed, card, decision, irregularity, result, void, settled, shoe, ...
+    payload: Mapping
+    durable: bool = False  # fsync before the next effect (results, voids, settlements, shoes)
+
+
+@dataclass(frozen=True)
+class Lamps:
+    states: Mapping[str, str]  # lamp name -> Pattern value, for every lamp of the game
+
+
+@dataclass(frozen=True)
+class Publish:
+    event: Mapping  # for the event stream: {"event": "card", ...}
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    message: str
+    fields: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StartTimer:
+    name: str
+    seconds: float  # (re)start: a running timer of the same name is replaced
+
+
+@dataclass(frozen=True)
+class CancelTimer:
+    name: str
+
+
+Effect = Journal | Lamps | Publish | Reply | StartTimer | CancelTimer

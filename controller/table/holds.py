@@ -1,0 +1,77 @@
+"""Rounds held for the supervisor or for the shoe, and the rules the table itself applies.
+
+A hold freezes the round where it stood: cards that leave the shoe meanwhile wait in
+`pending` and are dealt, in order, once the hold is resolved. What resolves it (`need`):
+  card     the supervisor keys in the unread card(s) (a misread, local ruling L5; a card the
+           shoe's counter says left unheard, where the game holds a missing card)
+  order    the supervisor confirms the order of cards drawn together (local ruling L6)
+  confirm  the supervisor confirms the hands were reconstructed (§5.2 of the game)
+  counter  the shoe comes back and its draw counter proves no card was missed (local ruling L4)
+If it cannot be resolved the round is void under `void_rule`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.cards import Card
+from games.round import Consequence, Game, IrregularityKind as K, IrregularityRule
+
+NEEDS = ("card", "order", "confirm", "counter")
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A card as it left the shoe, decoded: `card` is None when it was not read."""
+
+    code: int
+    card: Card | None
+    draw_counter: int | None
+    double_draw: bool = False
+    misread: bool = False
+    foreign: str | None = None  # why the card cannot be in this shoe (not of the deck, one copy too many)
+    replayed: bool = False  # already counted out of the shoe and journaled (it waited in a hold)
+    keyed_in: bool = False  # named by the supervisor for a card the shoe did not read
+
+    @property
+    def text(self) -> str | None:
+        return None if self.card is None else str(self.card)
+
+    def to_json(self) -> dict:
+        return {"card": self.text, "code": self.code, "draw_counter": self.draw_counter,
+                "double_draw": self.double_draw, "misread": self.misread}
+
+
+@dataclass
+class Hold:
+    rule: IrregularityRule  # why the round is held
+    detail: str
+    need: str  # one of NEEDS
+    resume_to: str  # the round state to go back to
+    void_rule: IrregularityRule  # what a void out of this hold cites
+    pending: list[Arrival] = field(default_factory=list)  # cards drawn meanwhile (and the held ones)
+    keyed: int = 0  # need "card": how many unread cards at the front of `pending` the supervisor keys in
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.rule.kind.value, "clause": self.rule.clause, "detail": self.detail,
+            "need": self.need, "keyed": self.keyed, "resume_to": self.resume_to, "void_clause": self.void_rule.clause,
+            "pending": [a.text for a in self.pending],
+        }
+
+
+def derived(rule: IrregularityRule, ruling: str, consequence: Consequence | None = None,
+            summary: str | None = None, kind: K | None = None) -> IrregularityRule:
+    """`rule` cited through a local ruling: clause "local ruling L4, fafa §5.1"."""
+    clause = rule.clause if rule.clause.startswith(ruling) else f"{ruling}, {rule.clause}"
+    return IrregularityRule(kind or rule.kind, clause, consequence or rule.consequence, summary or rule.summary)
+
+
+def order_altered_via(game: Game, ruling: str) -> IrregularityRule:
+    """The void out of a misread (L5) or double-draw (L6) hold: order altered (§5.4)."""
+    return derived(game.rule(K.ORDER_ALTERED), ruling, Consequence.VOID)
+
+
+def device_lost_void(game: Game, missing: bool) -> IrregularityRule:
+    """Local ruling L4: a card may be missing (§5.1) or the order cannot be proven (§5.4)."""
+    kind = K.MISSING_CARD if missing else K.ORDER_ALTERED
+    return derived(game.rule(kind), "local ruling L4", Consequence.VOID)

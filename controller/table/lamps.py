@@ -1,0 +1,127 @@
+"""The lamp map per game: lamp names, their wire ids (uint8), and what lights them.
+
+The table speaks lamp NAMES (effects.Lamps); the daemon maps names to ids with `lamp_ids`
+and writes only the lamps that changed. docs/table.md prints these maps as tables
+(controller.table.docs renders them, and a test keeps the page in step with this data).
+
+Result lamps, one per betting area (the bet keys of `tablectl play`): on = the wager wins,
+slow blink = it pushes, off = it loses. They show from the result until the next
+"Place your bets"; a void round lights none of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from controller.table import machine as m
+from controller.table.effects import Pattern
+
+OFF, ON, SLOW, FAST = Pattern.OFF.value, Pattern.ON.value, Pattern.SLOW.value, Pattern.FAST.value
+
+# Status lamps, the same on every table: name -> (id, meaning)
+STATUS_LAMPS = {
+    "bets_open": (1, "on while bets are open (\"Place your bets\")"),
+    "no_more_bets": (2, "on from \"No more bets\" until the result; slow blink while the round is held"),
+    "void": (3, "on when the round is void, until the next \"Place your bets\""),
+    "error": (4, "fast blink: an irregularity outside a round or a refused card is waiting, or the shoe is not heard"),
+    "last_round": (5, "on when the round in progress (or the next one) is the last of the shoe"),
+    "supervisor": (6, "fast blink: the round is held for the supervisor"),
+    "new_shoe": (7, "slow blink: no shoe or shoe finished, a new shoe is needed; on while burning"),
+    "key": (8, "on while the supervisor key is turned"),
+    "result": (9, "on while a result is shown (result and settled)"),
+}
+
+# Result lamps per game: the betting areas in layout order (ids from 16 on).
+RESULT_KEYS = {
+    "fortune6": ("player", "banker", "tie", "player_pair", "banker_pair", "fortune6"),
+    "fafa4": ("player", "banker", "tie", "player_fabulous4", "banker_fabulous4",
+              "player_precious_pair", "banker_precious_pair"),
+    "fortune7": ("player", "banker", "tie", "one_up", "fortune7"),
+    "fubacc": ("ante", "play", "lucky_monkey", "tie"),
+    "paigow": ("standard", "fortune_bonus"),
+}
+SPOT_GAMES_MAX_SPOTS = {"fubacc": 7, "paigow": 6}
+RESULT_BASE, SPOT_BASE, SPOT_RESULT_BASE, SEAT_BASE = 16, 64, 80, 200
+SPOT_RESULT_STRIDE = 8  # ids per spot for its result lamps
+
+
+@dataclass(frozen=True)
+class Lamp:
+    name: str
+    id: int
+    meaning: str
+
+
+def lamp_list(game_key: str) -> tuple[Lamp, ...]:
+    """Every lamp of `game_key`'s table, in id order."""
+    lamps = [Lamp(name, lamp_id, meaning) for name, (lamp_id, meaning) in STATUS_LAMPS.items()]
+    keys = RESULT_KEYS[game_key]
+    spots = SPOT_GAMES_MAX_SPOTS.get(game_key, 0)
+    if not spots:
+        lamps += [Lamp(f"bet_{key}", RESULT_BASE + i, f"{key} wager: on win, slow blink push, off lose")
+                  for i, key in enumerate(keys)]
+    for spot in range(1, spots + 1):
+        lamps.append(Lamp(f"spot{spot}", SPOT_BASE + spot,
+                          f"spot {spot}: on when live; fast blink while its decision is awaited"))
+    for spot in range(1, spots + 1):
+        base = SPOT_RESULT_BASE + (spot - 1) * SPOT_RESULT_STRIDE
+        lamps += [Lamp(f"spot{spot}_{key}", base + i, f"spot {spot} {key}: on win, slow blink push, off lose")
+                  for i, key in enumerate(keys)]
+    if game_key == "fortune7":
+        lamps += [Lamp(f"player_dealer_{seat}", SEAT_BASE + seat, f"on: seat {seat} holds the player-dealer position")
+                  for seat in range(1, 8)]
+    return tuple(lamps)
+
+
+def lamp_ids(game_key: str) -> dict[str, int]:
+    """Lamp name -> wire id (uint8) for the daemon."""
+    return {lamp.name: lamp.id for lamp in lamp_list(game_key)}
+
+
+@dataclass(frozen=True)
+class LampView:
+    """What the lamps show, taken from the table's state."""
+
+    round_state: str
+    shoe_state: str
+    last_round: bool = False
+    attention: bool = False  # an irregularity outside a round / a refused card, or the shoe unheard
+    key_on: bool = False
+    live_spots: tuple[int, ...] = ()
+    awaited_spot: int | None = None
+    bets: Mapping[str, str] = field(default_factory=dict)  # bet key -> win/lose/push
+    spot_bets: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    player_dealer_seat: int | None = None
+
+
+_RESULT_PATTERN = {"win": ON, "push": SLOW, "lose": OFF}
+
+
+def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
+    """The whole lamp picture (every lamp by name) for `view`."""
+    rs = view.round_state
+    shown = rs in (m.RESULT, m.SETTLED)
+    picture = {lamp.name: OFF for lamp in lamp_list(game_key)}
+    picture["bets_open"] = ON if rs == m.BETTING else OFF
+    picture["no_more_bets"] = SLOW if rs == m.HELD else ON if rs in (m.BETS_CLOSED, m.DEALING, m.DRAWING, m.AWAITING) else OFF
+    picture["void"] = ON if rs == m.VOID else OFF
+    picture["error"] = FAST if view.attention else OFF
+    picture["last_round"] = ON if view.last_round else OFF
+    picture["supervisor"] = FAST if rs == m.HELD else OFF
+    picture["new_shoe"] = SLOW if view.shoe_state in (m.NO_SHOE, m.FINISHED) else ON if view.shoe_state == m.BURNING else OFF
+    picture["key"] = ON if view.key_on else OFF
+    picture["result"] = ON if shown else OFF
+    if shown:
+        for key, outcome in view.bets.items():
+            if f"bet_{key}" in picture:
+                picture[f"bet_{key}"] = _RESULT_PATTERN.get(outcome, OFF)
+        for spot, bets in view.spot_bets.items():
+            for key, outcome in bets.items():
+                if f"spot{spot}_{key}" in picture:
+                    picture[f"spot{spot}_{key}"] = _RESULT_PATTERN.get(outcome, OFF)
+    if rs != m.IDLE:
+        for spot in view.live_spots:
+            picture[f"spot{spot}"] = FAST if spot == view.awaited_spot else ON
+    if view.player_dealer_seat is not None:
+        picture[f"player_dealer_{view.player_dealer_seat}"] = ON
+    return picture

@@ -1,0 +1,32 @@
+"""Collects the effects of one `Table.handle` call in the order the contract promises."""
+from __future__ import annotations
+
+from controller.table.effects import CancelTimer, Effect, Journal, Lamps, Publish, Reply, StartTimer
+
+
+class Out:
+    def __init__(self):
+        self.journals: list[Journal] = []
+        self.timers: list[StartTimer | CancelTimer] = []
+        self.events: list[Publish] = []
+        self.reply: Reply | None = None
+
+    def journal(self, kind: str, payload: dict, durable: bool = False) -> None:
+        self.journals.append(Journal(kind, payload, durable))
+
+    def publish(self, event: str, /, **fields) -> None:
+        self.events.append(Publish({"event": event, **fields}))
+
+    def answer(self, ok: bool, message: str, **fields) -> None:
+        if self.reply is None:  # the first answer stands: it is the one that decided
+            self.reply = Reply(ok, message, fields)
+
+    def effects(self, lamps: Lamps | None) -> list[Effect]:
+        out: list[Effect] = [*self.journals]
+        if lamps is not None:
+            out.append(lamps)
+        out += self.timers
+        out += self.events
+        if self.reply is not None:
+            out.append(self.reply)
+        return out

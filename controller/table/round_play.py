@@ -1,0 +1,55 @@
+"""One round as the table plays it: the game's RoundState plus what the journal needs."""
+from __future__ import annotations
+
+from games.cards import Card
+from games.round import AwaitDecision, Deal, Game, RoundResult, RoundState, Step
+
+
+class RoundPlay:
+    def __init__(self, game: Game, number: int, decks: int, spots: tuple[int, ...], shoe: int):
+        self.game, self.number, self.shoe = game, number, shoe
+        self.state: RoundState = game.start(decks, spots)
+        self.bets_closed = False
+        self.cards_seen = 0  # physical cards that came out while this round was open
+        self.result: RoundResult | None = None
+        self.irregularities: list[dict] = []
+
+    @property
+    def spots(self) -> tuple[int, ...]:
+        return self.state.spots
+
+    def set_spots(self, spots: tuple[int, ...]) -> None:
+        self.state = self.game.start(self.state.decks, spots)
+
+    def step(self) -> Step:
+        return self.game.next_step(self.state)
+
+    def add_card(self, card: Card) -> Deal:
+        """Deal `card` where the game says; raises Irregular. Returns where it went."""
+        step = self.step()
+        self.state = self.game.with_card(self.state, card)
+        return step if isinstance(step, Deal) else self.state.dealt_to[-1]
+
+    def add_decision(self, spot: int, decision: str) -> None:
+        self.state = self.game.with_decision(self.state, spot, decision)
+
+    def awaited(self) -> AwaitDecision | None:
+        step = self.step()
+        return step if isinstance(step, AwaitDecision) else None
+
+    def hands(self) -> dict[str, list[str]]:
+        hands: dict[str, list[str]] = {}
+        for card, deal in zip(self.state.cards, self.state.dealt_to):
+            hands.setdefault(deal.hand, []).append(str(card))
+        return hands
+
+    def cards_json(self) -> list[str]:
+        return [str(c) for c in self.state.cards]
+
+    def snapshot(self) -> dict:
+        return {
+            "number": self.number, "shoe": self.shoe, "spots": list(self.spots),
+            "bets_closed": self.bets_closed, "cards": self.cards_json(), "hands": self.hands(),
+            "decisions": [[spot, d] for spot, d in self.state.decisions],
+            "irregularities": list(self.irregularities),
+        }

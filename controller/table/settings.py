@@ -1,0 +1,89 @@
+"""Table settings: burn, cut card, card timeout, default spots, deck per round, Fortune 7.
+
+The daemon builds them from the config file ([shoe], [timeouts], [table], [fortune7]);
+`TableSettings.for_game` gives the defaults a game is dealt with.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from games.round import Game
+
+
+class SettingsError(ValueError):
+    """A setting the table cannot use; `key` names it."""
+
+    def __init__(self, key: str, reason: str):
+        self.key = key
+        super().__init__(f"{key}: {reason}")
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    # A new shoe burns: the first card is turned and its value says how many more cards are
+    # burned (ace 1, two to nine face value, tens, pictures and the joker count burn_picture_value).
+    burn: bool = True
+    burn_picture_value: int = 10
+    # After the cut card is seen: finish the round in progress and play this many more.
+    cut_card_rounds: int = 1
+    # No card within this many seconds while one is due = a missing card (None: no timer).
+    card_timeout_s: float | None = 30.0
+    # Live spots for games dealt to spots (Fu Bacc, Pai Gow) until the `spots` command says otherwise.
+    spots: tuple[int, ...] = ()
+    # A fresh deck every round (a shuffler; Pai Gow ruling 17a): the shoe checks are per round.
+    deck_per_round: bool = False
+    # Fortune 7: the seated players who take the player-dealer position when it is offered to
+    # them (it rotates clockwise among them every two hands: games.baccarat.california.rotation)
+    # and the first holder (None: the first of them clockwise from seat 1). The `player_dealer`
+    # command overrides the holder between hands.
+    player_dealer_seats: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
+    player_dealer_seat: int | None = None
+
+    @classmethod
+    def for_game(cls, game: Game, **overrides) -> "TableSettings":
+        """The defaults for `game`: baccarat burns from an 8-deck style shoe; the spot games
+        (single deck, dealt from a shuffler) take a fresh deck every round and do not burn."""
+        base = cls(
+            burn=not game.uses_spots,
+            spots=(1,) if game.uses_spots else (),
+            deck_per_round=game.uses_spots,
+        )
+        return replace(base, **overrides)
+
+    def check(self, game: Game) -> "TableSettings":
+        """Raise SettingsError naming the first bad setting for `game`; return self."""
+        if not isinstance(self.burn_picture_value, int) or not 1 <= self.burn_picture_value <= 13:
+            raise SettingsError("burn_picture_value", f"{self.burn_picture_value!r} is not 1..13")
+        if not isinstance(self.cut_card_rounds, int) or self.cut_card_rounds < 0:
+            raise SettingsError("cut_card_rounds", f"{self.cut_card_rounds!r} is not a count of rounds (0 or more)")
+        if self.card_timeout_s is not None and not (
+                isinstance(self.card_timeout_s, (int, float)) and self.card_timeout_s > 0):
+            raise SettingsError("card_timeout_s", f"{self.card_timeout_s!r} is not a positive number of seconds")
+        check_spots(game, self.spots, "spots")
+        if game.key == "fortune7":
+            seats = self.player_dealer_seats
+            if not seats or len(set(seats)) != len(seats) or any(not 1 <= s <= 7 for s in seats):
+                raise SettingsError("player_dealer_seats", f"{seats!r} is not a list of distinct seats 1..7")
+            if self.player_dealer_seat is not None and self.player_dealer_seat not in seats:
+                raise SettingsError("player_dealer_seat", f"{self.player_dealer_seat!r} is not one of {seats}")
+        return self
+
+
+def check_spots(game: Game, spots, key: str) -> tuple[int, ...]:
+    """The live spots as a sorted tuple; SettingsError naming `key` when they do not fit the game."""
+    try:
+        spots = tuple(sorted(int(s) for s in spots))
+    except (TypeError, ValueError):
+        raise SettingsError(key, f"{spots!r} is not a list of seat numbers") from None
+    if not game.uses_spots:
+        if spots:
+            raise SettingsError(key, f"{game.key} is not dealt to spots")
+        return ()
+    if not spots:
+        raise SettingsError(key, f"{game.key} needs at least one live spot")
+    if len(set(spots)) != len(spots):
+        raise SettingsError(key, f"{list(spots)} names a spot twice")
+    bad = [s for s in spots if not 1 <= s <= game.max_spots]
+    if bad:
+        raise SettingsError(key, f"spot {bad[0]} is not a seat of {game.key} (1-{game.max_spots})")
+    return spots
