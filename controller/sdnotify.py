@@ -19,7 +19,12 @@ from __future__ import annotations
 
 import os
 import socket
+import struct
 from collections.abc import Mapping, MutableMapping
+
+
+SEND_TIMEOUT_S = 1
+_TIMEVAL = struct.Struct("ll")  # struct timeval for SO_SNDTIMEO
 
 
 class NotifyConfigError(ValueError):
@@ -68,8 +73,8 @@ def _one_line(text: str) -> str:
 class Notifier:
     """Sends notify datagrams to systemd; every method is a no-op when `address` is None.
 
-    Send failures (systemd restarting, a full queue) never raise: the daemon keeps running,
-    the method returns False and `last_error` holds the OSError.
+    Send failures (no listener, a queue still full after SEND_TIMEOUT_S) never raise: the
+    daemon keeps running, the method returns False and `last_error` holds the OSError.
     """
 
     def __init__(self, address: str | None = None, watchdog_usec: int | None = None):
@@ -161,9 +166,10 @@ class Notifier:
             lines.append("STATUS=" + _one_line(status))
         try:
             if self._sock is None:
-                # Non-blocking: a full queue drops one message rather than stalling the loop.
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-                self._sock.setblocking(False)
+                # When the manager's queue is full, wait for room (messages are not dropped),
+                # but never longer than SEND_TIMEOUT_S: then give up on this one message.
+                self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _TIMEVAL.pack(SEND_TIMEOUT_S, 0))
             self._sock.sendto("\n".join(lines).encode("utf-8", "replace"), self.address)
         except OSError as error:
             self.last_error = error
