@@ -40,7 +40,7 @@ _COMMON = (
     Button(7, "misdeal", meaning="a hand got the wrong number of cards (hold for the supervisor)"),
 )
 _SPOT_BUTTON_BASE = 10
-_FUBACC_DECISIONS = ("fold", "play", "hit", "stay", "bonus")
+_FUBACC_DECISIONS = ("fold", "play", "hit", "stay", "bonus", "no_ante")
 
 
 def _spot_buttons(count: int, what: str) -> tuple[Button, ...]:

@@ -27,8 +27,9 @@ class CardsMixin:
         if not misread:
             try:
                 card = card_from_code(inp.code)
-            except (CardError, TypeError):
-                foreign = f"{inp.code!r} is not the code of any card"
+            except (CardError, TypeError, ValueError):
+                code = f"0x{inp.code:04x}" if isinstance(inp.code, int) else repr(inp.code)
+                foreign = f"{code} is not the code of any card"
             else:
                 foreign = self.shoe.foreign_reason(card)
         if self.shoe.state != m.NO_SHOE:
@@ -91,6 +92,8 @@ class CardsMixin:
         if state in m.ROUND_CLOSED:
             if self.shoe.burning and not a.replayed:
                 self._burn_card(out, a)
+            elif state == m.VOID and not a.foreign:
+                self._card_record(out, a, "after_void")  # the void round's cards still coming out
             else:
                 self._outside_card(out, a)
         elif state == m.HELD:
@@ -176,6 +179,8 @@ class CardsMixin:
         """One `card` journal record per card that left the shoe (physical) and one more when a
         card that waited (held, or keyed in by the supervisor) is dealt (physical false)."""
         in_round = self.play is not None and (self._round_open() or status == "after_void")
+        if status == "after_void":
+            self.play.cards_seen += 1
         record = {
             "round": self.play.number if in_round else None, **a.to_json(), "status": status,
             "hand": deal.hand if deal is not None and status == "dealt" else None,
