@@ -190,7 +190,7 @@ def test_result_before_the_round_is_done():
 def test_fortune_bonus_ignores_the_setting_and_envy_pays_the_others():
     sf7 = "9h Th Jh Qh Kh 8h 7h"
     royal_match = "Ad Kd Qd Jd Td Ks Qs"
-    _, result = play({1: sf7, 2: royal_match, 3: "2c 3c 4d 5d 8s 9c Jh"}, dealer="2d 3h 4h 5s 6s 8d 9d",
+    _, result = play({1: sf7, 2: royal_match, 3: "2c 3c 4d 5d 8s 9c Js"}, dealer="2d 3h 4h 5s 6s 8d 9d",
                      decisions={2: ["Ad+Kd"]})  # the player's own setting does not matter (ruling 19)
     one, two, three = (result.spots[s] for s in (1, 2, 3))
     assert one["fortune_hand"] == "seven_card_straight_flush"
