@@ -79,16 +79,16 @@ def round_spec(shape: GameShape) -> tuple[list[str], list[dict]]:
     playing = card_states(shape)
     states = [IDLE, BETTING, BETS_CLOSED, *playing, RESULT, SETTLED, VOID, HELD]
     holdable = [BETS_CLOSED, *playing, RESULT]
-    step_sources = [BETS_CLOSED, *playing]
+    after_deal = playing  # the initial deal comes first (Deal.initial); then draws and decisions in any order
     transitions = [
         dict(trigger="open_round", source=list(ROUND_CLOSED), dest=BETTING, conditions="shoe_ready"),
         dict(trigger="close_bets", source=BETTING, dest=BETS_CLOSED, conditions="shoe_link_up"),
-        dict(trigger="deal", source=step_sources, dest=DEALING),
+        dict(trigger="deal", source=[BETS_CLOSED, DEALING], dest=DEALING),
     ]
     if shape.draws_after_deal:
-        transitions.append(dict(trigger="draw", source=step_sources, dest=DRAWING))
+        transitions.append(dict(trigger="draw", source=after_deal, dest=DRAWING))
     if shape.has_decisions:
-        transitions.append(dict(trigger="ask", source=step_sources, dest=AWAITING))
+        transitions.append(dict(trigger="ask", source=after_deal, dest=AWAITING))
     transitions += [
         dict(trigger="complete", source=playing, dest=RESULT),
         dict(trigger="settle", source=RESULT, dest=SETTLED),

@@ -69,6 +69,8 @@ class CommandsMixin:
         why = self._open_refusal()
         if why:
             raise Refusal(why)
+        if not self.flow.trigger("open_round"):  # the guard asks the same question as _open_refusal
+            raise Refusal("the shoe is not ready")
         if self.settings.deck_per_round:
             self.shoe.new_deck()
             self._shoe_event(out, "new_deck", durable=True)
@@ -76,7 +78,6 @@ class CommandsMixin:
         self.play = RoundPlay(self.game, self.round_no, self.decks, self.spots, self.shoe.number)
         self.notes.clear()
         self.bet_outcomes, self.spot_outcomes, self.last_rule = {}, {}, None
-        self.flow.trigger("open_round")
         payload = {"round": self.round_no, "game": self.game.key, "decks": self.decks,
                    "shoe": self.shoe.number, "spots": list(self.spots)}
         if self.bank is not None:
@@ -165,7 +166,8 @@ class CommandsMixin:
             self._irregular(out, self.game.rule(K.INSUFFICIENT_CARDS), detail, {"remaining": left, "needed": needed})
             out.answer(False, f"round {self.play.number} void: {detail} ({self.game.rule(K.INSUFFICIENT_CARDS).clause})")
             return
-        self.flow.trigger("close_bets")
+        if not self.flow.trigger("close_bets"):
+            raise Refusal("the shoe is not heard")
         self.play.bets_closed = True
         payload = {"round": self.play.number, "spots": list(self.play.spots), "shoe": self._shoe_brief()}
         out.journal("bets_closed", payload)
