@@ -1,0 +1,349 @@
+"""What every simulated device shares: the pty, the link, the command loop and the common faults.
+
+One thread, one selector: pty bytes go through the sans-IO `Link`; commands come from
+the control socket and stdin; timers come from the link's deadlines and the device's
+own (auto-deal, stall, script sleep). A subclass says what the device is: its
+messages (`on_message`), its commands (`COMMANDS`) and its faults (`DEVICE_FAULTS`).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import selectors
+import signal
+import sys
+import time
+
+from firmware_bridge.enums import DeviceKind, ErrorCode
+from firmware_bridge.link import Link
+from firmware_bridge.link_events import (
+    Connected, Delivered, PeerRebooted, PeerSilent, ProtocolViolation, SendFailed,
+)
+from firmware_bridge.messages import Error, Hello, Message
+from firmware_bridge.sim.commands import (
+    CommandError, arg_bool, arg_float, arg_int, parse_json_line, parse_text_line, reply_line,
+)
+from firmware_bridge.sim.control import ControlServer, StdinScript
+from firmware_bridge.sim.pty_port import PtyPort
+from firmware_bridge.sim.wire_faults import FRAME_FAULTS, WireFaults
+
+FIRMWARE = (1, 0, 0)
+COMMON_FAULTS = FRAME_FAULTS + ("garbage", "unplug", "replug", "reboot", "stall")
+COMMON_TEXT_ARGS = {"fault": ("kind", "value"), "sleep": ("seconds",), "wait": ("what",)}
+FAULT_VALUE_NAMES = {"garbage": "n", "stall": "seconds", "reboot": "clear_counter", "foreign": "code"}
+
+
+class _Stop(Exception):
+    """Raised from the SIGTERM/SIGINT handler to leave the loop and clean up."""
+
+
+def common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--link", required=True, metavar="PATH",
+                        help="stable symlink to publish the pty at, e.g. /run/tablectl-sim/shoe")
+    parser.add_argument("--control", metavar="PATH", help="Unix socket for JSON-line commands")
+    parser.add_argument("--serial", help="serial number the device reports in HELLO")
+    parser.add_argument("--ack-timeout", type=float, default=0.25, metavar="S", help="link ack timeout")
+    parser.add_argument("--retries", type=int, default=5, help="link retransmissions before giving up")
+
+
+class VirtualDevice:
+    KIND: DeviceKind
+    NAME: str
+    TEXT_ARGS: dict[str, tuple[str, ...]] = {}
+    DEVICE_FAULTS: tuple[str, ...] = ()
+
+    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+        self.options = options
+        self.rng = random.Random()  # boot ids and garbage; a shoe's shuffle has its own seed
+        self.out = stdout or sys.stdout
+        self.selector = selectors.DefaultSelector()
+        self.port = PtyPort(options.link)
+        self._pty_registered: int | None = None
+        now = time.monotonic()
+        self.boot_time = now
+        hello = Hello(self.KIND, boot_id=self.rng.getrandbits(32), firmware=FIRMWARE,
+                      serial=options.serial or f"SIM-{self.NAME.upper()}-{os.getpid()}")
+        self.link = Link(hello, ack_timeout=options.ack_timeout, retries=options.retries)
+        self.faults = WireFaults(self.rng)
+        self.stalled_until: float | None = None
+        self.log: list[str] = []  # last link events, for `state`
+        self.control = ControlServer(options.control, self.selector, self._on_control_line) \
+            if options.control else None
+        self.script = self._open_script(stdin)
+        self._script_sleep_until: float | None = None
+        self._script_waiting = False
+        self.running = True
+
+    # ------------------------------------------------------------ for subclasses
+
+    def on_message(self, msg: Message, now: float) -> None:
+        self.send(Error(ErrorCode.UNSUPPORTED, f"{self.NAME} does not handle {type(msg).__name__}"), now)
+
+    def on_reboot(self, command: dict) -> None:
+        """Device state a reboot clears (the link and clock are done here)."""
+
+    def device_state(self) -> dict:
+        return {}
+
+    def next_device_timer(self) -> float | None:
+        return None
+
+    def on_device_timer(self, now: float) -> None:
+        pass
+
+    def device_fault(self, kind: str, command: dict, now: float) -> dict:
+        raise CommandError(f"fault: unknown kind {kind!r}")
+
+    # ------------------------------------------------------------ helpers for subclasses
+
+    def device_ms(self, now: float) -> int:
+        return int((now - self.boot_time) * 1000) % (1 << 32)
+
+    def send(self, msg: Message, now: float) -> None:
+        self.link.send(msg, now)
+
+    # ------------------------------------------------------------ the loop
+
+    def run(self) -> int:
+        def stop(signum, frame):
+            raise _Stop()
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        try:
+            self._announce()
+            while self.running:
+                self._step()
+        except _Stop:
+            pass
+        finally:
+            self.close()
+        return 0
+
+    def _announce(self) -> None:
+        ready = {"event": "ready", "device": self.NAME, "link": self.port.link_path, "pty": self.port.tty_name,
+                 "control": self.control.path if self.control else None, "boot_id": self.link.local.boot_id}
+        ready.update(self.ready_details())
+        self.print_line(json.dumps(ready))
+
+    def ready_details(self) -> dict:
+        return {}
+
+    def print_line(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _step(self) -> None:
+        now = time.monotonic()
+        self._run_script(now)
+        self._sync_pty_registration(now)
+        timeout = self._timeout(now)
+        for key, _ in self.selector.select(timeout):
+            key.data()
+        now = time.monotonic()
+        if self.stalled_until is not None and now >= self.stalled_until:
+            self.stalled_until = None
+        if not self.stalled:
+            self._handle(self.link.poll(now), now)
+            if self.link.connected and (due := self.next_device_timer()) is not None and now >= due:
+                self.on_device_timer(now)
+            self.flush()
+
+    @property
+    def stalled(self) -> bool:
+        return self.stalled_until is not None
+
+    def _timeout(self, now: float) -> float | None:
+        times = [self.stalled_until, self._script_sleep_until]
+        if not self.stalled:
+            times += [self.link.next_deadline(), self.next_device_timer() if self.link.connected else None]
+        if self.script and self.script.lines and not self._script_blocked(now):
+            return 0.0
+        if self._script_waiting:
+            times.append(now + 0.05)
+        times = [t for t in times if t is not None]
+        return max(0.0, min(times) - now) if times else None
+
+    def _sync_pty_registration(self, now: float) -> None:
+        """Listen to the pty only while plugged in and not stalled (a stalled MCU reads nothing)."""
+        wanted = self.port.master if self.port.plugged and not self.stalled else None
+        if wanted == self._pty_registered:
+            return
+        if self._pty_registered is not None:
+            try:
+                self.selector.unregister(self._pty_registered)
+            except (KeyError, ValueError):
+                pass
+        if wanted is not None:
+            self.selector.register(wanted, selectors.EVENT_READ, self._on_pty)
+        self._pty_registered = wanted
+
+    def _on_pty(self) -> None:
+        data = self.port.read()
+        if data:
+            now = time.monotonic()
+            self._handle(self.link.receive(data, now), now)
+            self.flush()
+
+    def flush(self) -> None:
+        if self.stalled:
+            return
+        frames = self.faults.apply(self.link.outgoing_frames())
+        if frames:
+            self.port.write(b"".join(frames))
+
+    def _handle(self, events, now: float) -> None:
+        for event in events:
+            if isinstance(event, Delivered):
+                self.on_message(event.msg, now)
+            else:
+                self._note(event)
+
+    def _note(self, event) -> None:
+        if isinstance(event, (Connected, PeerRebooted)):
+            text = f"session with host boot {event.hello.boot_id:#010x}"
+        elif isinstance(event, SendFailed):
+            text = f"send failed: {type(event.msg).__name__}"
+        elif isinstance(event, ProtocolViolation):
+            text = f"protocol violation: {event.detail}"
+        elif isinstance(event, PeerSilent):
+            text = f"host silent for {event.silent_for:.1f}s"
+        else:
+            text = repr(event)
+        self.log = (self.log + [text])[-20:]
+        print(f"{self.NAME}: {text}", file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------ commands
+
+    def _open_script(self, stream) -> StdinScript | None:
+        stream = stream if stream is not None else sys.stdin.buffer
+        try:
+            return StdinScript(self.selector, stream)
+        except (PermissionError, OSError, ValueError):
+            return None  # /dev/null or a closed stdin: no script
+
+    def _script_blocked(self, now: float) -> bool:
+        if self._script_sleep_until is not None:
+            if now < self._script_sleep_until:
+                return True
+            self._script_sleep_until = None
+        if self._script_waiting:
+            if not self.link.connected:
+                return True
+            self._script_waiting = False
+        return False
+
+    def _run_script(self, now: float) -> None:
+        while self.script and self.script.lines and not self._script_blocked(now) and self.running:
+            line = self.script.lines.pop(0)
+            try:
+                command = parse_text_line(line, {**COMMON_TEXT_ARGS, **self.TEXT_ARGS})
+            except CommandError as error:
+                self.print_line(reply_line({"ok": False, "error": str(error)}).decode().rstrip())
+                continue
+            if command is None:
+                continue
+            if command["cmd"] == "sleep":
+                self._script_sleep_until = now + arg_float(command, "seconds", 1.0)
+                continue
+            if command["cmd"] == "wait":
+                self._script_waiting = True
+                continue
+            self.print_line(reply_line(self.execute(command)).decode().rstrip())
+            now = time.monotonic()
+
+    def _on_control_line(self, line: str, reply) -> None:
+        try:
+            command = parse_json_line(line)
+        except CommandError as error:
+            reply(reply_line({"ok": False, "error": str(error)}))
+            return
+        reply(reply_line(self.execute(command)))
+
+    def execute(self, command: dict) -> dict:
+        """Run one command; the reply is always a dict with "ok"."""
+        now = time.monotonic()
+        name = command["cmd"]
+        handler = getattr(self, f"cmd_{name}", None)
+        if name in ("sleep", "wait"):
+            return {"ok": False, "error": f"{name} is for stdin scripts only"}
+        if handler is None:
+            names = sorted(n[4:] for n in dir(self) if n.startswith("cmd_"))
+            return {"ok": False, "error": f"unknown command {name!r} (one of {', '.join(names)})"}
+        try:
+            result = handler(command, now) or {}
+        except CommandError as error:
+            return {"ok": False, "error": str(error)}
+        self.flush()
+        return {"ok": True, **result}
+
+    def cmd_state(self, command: dict, now: float) -> dict:
+        return {"device": self.NAME, "connected": self.link.connected, "plugged": self.port.plugged,
+                "link_path": self.port.link_path, "pty": self.port.tty_name,
+                "boot_id": self.link.local.boot_id, "stalled": self.stalled,
+                "host": self.link.peer.boot_id if self.link.peer else None,
+                "link": self.link.link_stats(), "faults_applied": self.faults.applied,
+                "dropped_bytes": self.port.dropped_bytes, "log": self.log[-5:], **self.device_state()}
+
+    def cmd_quit(self, command: dict, now: float) -> dict:
+        self.running = False
+        return {}
+
+    def cmd_fault(self, command: dict, now: float) -> dict:
+        kind = command.get("kind")
+        if kind in FAULT_VALUE_NAMES and "value" in command:
+            command = {**command, FAULT_VALUE_NAMES[kind]: command["value"]}
+        if kind in FRAME_FAULTS:
+            self.faults.arm(kind)
+            return {"armed": kind}
+        if kind == "garbage":
+            count = arg_int(command, "n", 16, 1, 4096)
+            if not self.stalled:
+                self.flush()
+                self.port.write(self.faults.garbage(count))
+            return {"garbage": count}
+        if kind == "unplug":
+            self.port.unplug()
+            self.link.decoder.reset()
+            return {"plugged": False}
+        if kind == "replug":
+            self.port.replug()
+            return {"plugged": True, "pty": self.port.tty_name}
+        if kind == "reboot":
+            return self._reboot(command, now)
+        if kind == "stall":
+            seconds = arg_float(command, "seconds", 2.0)
+            self.stalled_until = now + seconds
+            return {"stalled_for": seconds}
+        if kind in self.DEVICE_FAULTS:
+            return self.device_fault(kind, command, now)
+        kinds = ", ".join(COMMON_FAULTS + self.DEVICE_FAULTS)
+        raise CommandError(f"fault: kind={kind!r} is not one of {kinds}")
+
+    def _reboot(self, command: dict, now: float) -> dict:
+        arg_bool(command, "clear_counter", False)  # checked here, used by the shoe
+        self.link.reset(self.rng.getrandbits(32))
+        self.boot_time = now
+        self.stalled_until = None
+        self.on_reboot(command)
+        self.link.start(now)  # a rebooted device announces itself: an unsolicited HELLO
+        return {"boot_id": self.link.local.boot_id}
+
+    def close(self) -> None:
+        if self.control:
+            self.control.close()
+        if self.script:
+            self.script.close()
+        self.port.close()
+        self.selector.close()
+
+
+def run_device(device_class, parser: argparse.ArgumentParser, argv) -> int:
+    options = parser.parse_args(argv)
+    try:
+        device = device_class(options)
+    except (CommandError, ValueError) as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return 2
+    return device.run()

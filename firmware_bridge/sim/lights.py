@@ -1,0 +1,93 @@
+"""`tablectl sim lights`: a lamp board that keeps and reports every lamp's pattern.
+
+    tablectl sim lights --link /run/tablectl-sim/lights --control ... [--lamps 32] [--view]
+
+It obeys LAMP_SET and ALL_OFF, answers LAMP_QUERY and STATUS_QUERY with LAMP_REPORT,
+and answers a lamp id it does not have with ERROR BAD_LAMP. `--view` prints one line
+per change (the lit lamps). A firmware reboot turns every lamp off.
+
+Commands: state (every lamp), lamp ID (one lamp), fault KIND [VALUE], sleep S,
+wait connected, quit.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern
+from firmware_bridge.messages import (
+    AllOff, Error, LampQuery, LampReport, LampSet, Message, StatusQuery,
+)
+from firmware_bridge.sim.commands import CommandError, arg_int
+from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
+
+
+class Lights(VirtualDevice):
+    KIND = DeviceKind.LIGHTS
+    NAME = "lights"
+    TEXT_ARGS = {"lamp": ("id",)}
+
+    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+        if not 1 <= options.lamps <= 239:
+            raise CommandError(f"--lamps {options.lamps}: 1..239 (one LAMP_REPORT frame)")
+        self.lamps = [LampPattern.OFF] * options.lamps
+        self.view = options.view
+        self.changes = 0
+        super().__init__(options, stdin, stdout)
+
+    def on_message(self, msg: Message, now: float) -> None:
+        if isinstance(msg, LampSet):
+            if msg.lamp >= len(self.lamps):
+                self.send(Error(ErrorCode.BAD_LAMP, f"lamp {msg.lamp} does not exist (0-{len(self.lamps) - 1})"), now)
+                return
+            self._set({msg.lamp: msg.pattern})
+        elif isinstance(msg, AllOff):
+            self._set({i: LampPattern.OFF for i in range(len(self.lamps))})
+        elif isinstance(msg, (LampQuery, StatusQuery)):
+            self.send(LampReport(tuple(self.lamps)), now)
+        else:
+            super().on_message(msg, now)
+
+    def _set(self, patterns: dict[int, LampPattern]) -> None:
+        changed = False
+        for lamp, pattern in patterns.items():
+            if self.lamps[lamp] != pattern:
+                self.lamps[lamp] = pattern
+                changed = True
+        if changed:
+            self.changes += 1
+            if self.view:
+                self.print_line(self.view_line())
+
+    def lit(self) -> dict[str, str]:
+        return {str(i): p.name.lower() for i, p in enumerate(self.lamps) if p != LampPattern.OFF}
+
+    def view_line(self) -> str:
+        lit = " ".join(f"{i}={name}" for i, name in self.lit().items())
+        return f"lamps: {lit or 'all off'}"
+
+    def cmd_lamp(self, command: dict, now: float) -> dict:
+        lamp = arg_int(command, "id", None, 0, len(self.lamps) - 1)
+        return {"lamp": lamp, "pattern": self.lamps[lamp].name.lower()}
+
+    def on_reboot(self, command: dict) -> None:
+        self._set({i: LampPattern.OFF for i in range(len(self.lamps))})
+
+    def device_state(self) -> dict:
+        return {"lamps": [p.name.lower() for p in self.lamps], "lit": self.lit(), "changes": self.changes}
+
+
+def build_parser(prog: str = "tablectl sim lights") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Simulated lamp board on a pty.")
+    common_arguments(parser)
+    parser.add_argument("--lamps", type=int, default=32, help="lamps 0..N-1 (default 32)")
+    parser.add_argument("--view", action="store_true", help="print a line on stdout at every change")
+    return parser
+
+
+def main(argv=None) -> int:
+    return run_device(Lights, build_parser(), argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""`tablectl sim panel`: the dealer's button panel and the supervisor key switch.
+
+    tablectl sim panel --link /run/tablectl-sim/panel --control /run/tablectl-sim/panel.sock
+
+Commands (JSON on the control socket, or text lines on stdin):
+    press B / release B / click B   button B (0..N-1) down, up, or both
+    key on|off                      turn the supervisor key
+    state, fault KIND [VALUE], sleep S, wait connected, quit   (as every simulator)
+
+Buttons and the key are physical: a firmware reboot does not change them.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from firmware_bridge.enums import DeviceKind
+from firmware_bridge.messages import Button, Key, Message, PanelStatus, StatusQuery
+from firmware_bridge.sim.commands import CommandError, arg_bool, arg_int
+from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
+
+
+class Panel(VirtualDevice):
+    KIND = DeviceKind.PANEL
+    NAME = "panel"
+    TEXT_ARGS = {"press": ("button",), "release": ("button",), "click": ("button",), "key": ("on",)}
+
+    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+        if not 1 <= options.buttons <= 256:
+            raise CommandError(f"--buttons {options.buttons}: 1..256")
+        self.buttons = options.buttons
+        self.pressed: set[int] = set()
+        self.key_on = options.key == "on"
+        super().__init__(options, stdin, stdout)
+
+    def on_message(self, msg: Message, now: float) -> None:
+        if isinstance(msg, StatusQuery):
+            self.send(PanelStatus(self.key_on, tuple(sorted(self.pressed))), now)
+        else:
+            super().on_message(msg, now)
+
+    def _button(self, command: dict) -> int:
+        return arg_int(command, "button", None, 0, self.buttons - 1)
+
+    def cmd_press(self, command: dict, now: float) -> dict:
+        button = self._button(command)
+        if button in self.pressed:
+            raise CommandError(f"press: button {button} is already down")
+        self.pressed.add(button)
+        self.send(Button(button, True), now)
+        return {"pressed": sorted(self.pressed)}
+
+    def cmd_release(self, command: dict, now: float) -> dict:
+        button = self._button(command)
+        if button not in self.pressed:
+            raise CommandError(f"release: button {button} is not down")
+        self.pressed.discard(button)
+        self.send(Button(button, False), now)
+        return {"pressed": sorted(self.pressed)}
+
+    def cmd_click(self, command: dict, now: float) -> dict:
+        self.cmd_press(command, now)
+        return self.cmd_release(command, now)
+
+    def cmd_key(self, command: dict, now: float) -> dict:
+        on = arg_bool(command, "on")
+        if on == self.key_on:
+            raise CommandError(f"key: the key is already {'on' if on else 'off'}")
+        self.key_on = on
+        self.send(Key(on), now)
+        return {"key_on": on}
+
+    def device_state(self) -> dict:
+        return {"buttons": self.buttons, "pressed": sorted(self.pressed), "key_on": self.key_on}
+
+
+def build_parser(prog: str = "tablectl sim panel") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Simulated button panel on a pty.")
+    common_arguments(parser)
+    parser.add_argument("--buttons", type=int, default=16, help="buttons 0..N-1 (default 16)")
+    parser.add_argument("--key", choices=("on", "off"), default="off", help="supervisor key at start")
+    return parser
+
+
+def main(argv=None) -> int:
+    return run_device(Panel, build_parser(), argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

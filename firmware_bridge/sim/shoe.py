@@ -1,0 +1,226 @@
+"""`tablectl sim shoe`: a card shoe that deals on command and sends CARD / SHOE_STATUS.
+
+    tablectl sim shoe --link /run/tablectl-sim/shoe --control /run/tablectl-sim/shoe.sock \
+        --deck-kind standard52 --decks 8 --seed 7 --cut-card 380 [--auto-deal 1500]
+    tablectl sim shoe --link ... --cards "9h 8d As Kc"      # a scripted shoe, in draw order
+
+Commands (JSON {"cmd": ...} on the control socket, or text lines on stdin):
+    draw [n]                      deal n cards (default 1)
+    auto MS                       deal one card every MS milliseconds while a host is connected; 0 stops
+    status                        send a SHOE_STATUS now
+    state                         everything the simulator knows, as JSON
+    fault KIND [VALUE]            garbage [n] | bad_crc | drop | duplicate | unplug | replug |
+                                  reboot [clear_counter] | stall [seconds] |
+                                  double_draw | foreign [code] | misread | door_open | door_close
+    sleep S / wait connected      (stdin scripts only) pause the script
+    quit
+
+The cut card lies after card POS: it passes the reader with the draw of card POS+1,
+so "cut card seen" is sent just before that card. The draw counter survives a reboot
+(non-volatile) unless the reboot says clear_counter.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import deque
+
+from firmware_bridge.enums import DeviceKind
+from firmware_bridge.messages import CardRead, Message, ShoeStatus, StatusQuery
+from firmware_bridge.sim.commands import CommandError, arg_bool, arg_int
+from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
+from games.cards import JOKER_CODE, CardError, DeckKind, card_from_code, parse_card
+
+FOREIGN_DEFAULTS = {  # a real card of another deck kind
+    DeckKind.STANDARD52: JOKER_CODE,
+    DeckKind.PAIGOW53: 0x0201,  # A-fire
+    DeckKind.ELEMENT65: 0x0101,  # As
+}
+
+
+def shuffled_shoe(kind: DeckKind, decks: int, seed: int) -> list:
+    cards = [card for card in kind.cards for _ in range(decks)]
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+class Shoe(VirtualDevice):
+    KIND = DeviceKind.SHOE
+    NAME = "shoe"
+    TEXT_ARGS = {"draw": ("n",), "auto": ("ms",)}
+    DEVICE_FAULTS = ("double_draw", "foreign", "misread", "door_open", "door_close")
+
+    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+        self.deck_kind = DeckKind(options.deck_kind)
+        if options.cards is not None:
+            try:
+                self.cards = [parse_card(token) for token in options.cards.replace(",", " ").split()]
+            except CardError as error:
+                raise CommandError(f"--cards: bad card {error.token!r}: {error.reason}") from None
+            self.seed = None
+        else:
+            if options.decks < 1:
+                raise CommandError(f"--decks {options.decks}: at least 1")
+            self.seed = options.seed if options.seed is not None else random.SystemRandom().getrandbits(32)
+            self.cards = shuffled_shoe(self.deck_kind, options.decks, self.seed)
+        if options.cut_card is not None and not 0 <= options.cut_card <= len(self.cards):
+            raise CommandError(f"--cut-card {options.cut_card}: the shoe holds {len(self.cards)} cards")
+        self.cut_card = options.cut_card
+        self.position = 0  # cards dealt from self.cards
+        self.draw_counter = 0
+        self.door_open = False
+        self.cut_card_seen = False
+        self.next_draw_faults: deque[tuple[str, dict]] = deque()
+        self.auto_ms = options.auto_deal or 0
+        self.next_auto: float | None = None
+        super().__init__(options, stdin, stdout)
+
+    @property
+    def empty(self) -> bool:
+        return self.position >= len(self.cards)
+
+    def ready_details(self) -> dict:
+        return {"seed": self.seed, "cards": len(self.cards)}
+
+    def status_message(self, now: float) -> ShoeStatus:
+        return ShoeStatus(self.draw_counter, self.device_ms(now), present=True, door_open=self.door_open,
+                          cut_card_seen=self.cut_card_seen, empty=self.empty)
+
+    def on_message(self, msg: Message, now: float) -> None:
+        if isinstance(msg, StatusQuery):
+            self.send(self.status_message(now), now)
+        else:
+            super().on_message(msg, now)
+
+    # ------------------------------------------------------------ dealing
+
+    def _card_out(self, code: int, now: float, **flags) -> dict:
+        self.draw_counter = (self.draw_counter + 1) % (1 << 32)
+        self.send(CardRead(code, self.draw_counter, self.device_ms(now), **flags), now)
+        return {"code": f"0x{code:04x}", "counter": self.draw_counter,
+                **{name: True for name, on in flags.items() if on}}
+
+    def _next_real_card(self, now: float) -> object:
+        if self.cut_card is not None and self.position == self.cut_card and not self.cut_card_seen:
+            self.cut_card_seen = True
+            self.send(self.status_message(now), now)
+        card = self.cards[self.position]
+        self.position += 1
+        return card
+
+    def draw_one(self, now: float) -> list[dict]:
+        fault, detail = self.next_draw_faults[0] if self.next_draw_faults else (None, {})
+        if self.empty and fault != "foreign":
+            raise CommandError(f"draw: the shoe is empty ({self.position} cards dealt)")
+        if fault:
+            self.next_draw_faults.popleft()
+        if fault == "foreign":  # a card that was never in this shoe: it leaves, it counts
+            out = self._card_out(detail["code"], now)
+            return [{**out, "card": _card_text(detail["code"]), "foreign": True}]
+        if fault == "double_draw" and len(self.cards) - self.position >= 2:
+            drawn = []
+            for _ in range(2):
+                card = self._next_real_card(now)
+                drawn.append({**self._card_out(card.code, now, double_draw=True), "card": str(card)})
+        else:
+            card = self._next_real_card(now)
+            misread = fault == "misread"
+            out = self._card_out(0 if misread else card.code, now, misread=misread)
+            drawn = [{**out, "card": str(card)}]  # a misread still tells the test what left the shoe
+        if self.empty:
+            self.send(self.status_message(now), now)
+        return drawn
+
+    def cmd_draw(self, command: dict, now: float) -> dict:
+        count = arg_int(command, "n", 1, 1, 1000)
+        drawn = []
+        for _ in range(count):
+            try:
+                drawn += self.draw_one(now)
+            except CommandError:
+                if not drawn:
+                    raise
+                break
+        return {"drawn": drawn, "remaining": len(self.cards) - self.position}
+
+    def cmd_auto(self, command: dict, now: float) -> dict:
+        self.auto_ms = arg_int(command, "ms", None, 0, 3_600_000)
+        self.next_auto = None
+        return {"auto_ms": self.auto_ms}
+
+    def cmd_status(self, command: dict, now: float) -> dict:
+        self.send(self.status_message(now), now)
+        return {"draw_counter": self.draw_counter}
+
+    def next_device_timer(self) -> float | None:
+        if not self.auto_ms or self.empty:
+            return None
+        return self.next_auto if self.next_auto is not None else 0.0
+
+    def on_device_timer(self, now: float) -> None:
+        self.next_auto = now + self.auto_ms / 1000
+        if not self.empty:
+            self.draw_one(now)
+
+    # ------------------------------------------------------------ faults and state
+
+    def device_fault(self, kind: str, command: dict, now: float) -> dict:
+        if kind in ("door_open", "door_close"):
+            self.door_open = kind == "door_open"
+            self.send(self.status_message(now), now)
+            return {"door_open": self.door_open}
+        detail = {}
+        if kind == "foreign":
+            code = arg_int(command, "code", FOREIGN_DEFAULTS[self.deck_kind], 0, 0xFFFF)
+            if _in_deck(code, self.deck_kind):
+                raise CommandError(f"fault: code=0x{code:04x} is a {self.deck_kind.value} card, not foreign")
+            detail = {"code": code}
+        self.next_draw_faults.append((kind, detail))
+        return {"next_draw": kind, **detail}
+
+    def on_reboot(self, command: dict) -> None:
+        if arg_bool(command, "clear_counter", False):
+            self.draw_counter = 0
+        self.next_auto = None
+
+    def device_state(self) -> dict:
+        return {"draw_counter": self.draw_counter, "dealt": self.position,
+                "remaining": len(self.cards) - self.position, "door_open": self.door_open,
+                "cut_card": self.cut_card, "cut_card_seen": self.cut_card_seen, "empty": self.empty,
+                "auto_ms": self.auto_ms, "seed": self.seed, "deck_kind": self.deck_kind.value,
+                "next_draw_faults": [kind for kind, _ in self.next_draw_faults]}
+
+
+def _card_text(code: int) -> str | None:
+    try:
+        return str(card_from_code(code))
+    except CardError:
+        return None
+
+
+def _in_deck(code: int, kind: DeckKind) -> bool:
+    try:
+        return kind.contains(card_from_code(code))
+    except CardError:
+        return False
+
+
+def build_parser(prog: str = "tablectl sim shoe") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Simulated card shoe on a pty.")
+    common_arguments(parser)
+    parser.add_argument("--deck-kind", default="standard52", choices=[k.value for k in DeckKind])
+    parser.add_argument("--decks", type=int, default=8, help="decks in the shoe (default 8)")
+    parser.add_argument("--seed", type=int, help="deterministic shuffle (default: random, reported)")
+    parser.add_argument("--cards", help="scripted shoe: cards in draw order, e.g. '9h 8d As'")
+    parser.add_argument("--cut-card", type=int, metavar="POS", help="the cut card lies after card POS")
+    parser.add_argument("--auto-deal", type=int, metavar="MS", help="deal a card every MS ms")
+    return parser
+
+
+def main(argv=None) -> int:
+    return run_device(Shoe, build_parser(), argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
