@@ -122,3 +122,20 @@ class EventSink:
 @pytest.fixture
 def sink():
     return EventSink()
+
+
+@pytest.fixture
+def sim(tmp_path):
+    """Start simulators as separate processes: sim("shoe", "--cards", "9h 8d")."""
+    from sim_process import SimProcess
+
+    started = []
+
+    def start(kind: str, *args: str) -> SimProcess:
+        process = SimProcess(kind, tmp_path, *args)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.close()
