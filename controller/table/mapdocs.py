@@ -1,0 +1,66 @@
+"""The lamp and button maps of every game as Markdown tables, for docs/table.md.
+
+    python3 -m controller.table.mapdocs           # rewrite the maps section of docs/table.md
+    python3 -m controller.table.mapdocs --check   # exit 1 if the page is out of date
+
+The section sits between the BEGIN/END markers; tests keep it equal to the data.
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from controller.table.buttons import button_list
+from controller.table.lamps import STATUS_LAMPS, lamp_list
+from games.registry import GAME_KEYS
+
+PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "table.md"
+BEGIN, END = "<!-- BEGIN lamp and button maps (python3 -m controller.table.mapdocs) -->", "<!-- END lamp and button maps -->"
+
+
+def _rows(header: tuple[str, ...], rows) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+def render() -> str:
+    lines = [BEGIN, "", "### Status lamps (every game)", ""]
+    lines += _rows(("id", "lamp", "meaning"), [(lamp_id, f"`{name}`", meaning)
+                                              for name, (lamp_id, meaning) in STATUS_LAMPS.items()])
+    for key in GAME_KEYS:
+        own = [lamp for lamp in lamp_list(key) if lamp.name not in STATUS_LAMPS]
+        lines += ["", f"### {key}: lamps", ""]
+        lines += _rows(("id", "lamp", "meaning"), [(lamp.id, f"`{lamp.name}`", lamp.meaning) for lamp in own])
+        lines += ["", f"### {key}: buttons", ""]
+        lines += _rows(("id", "command", "args", "key", "meaning"), [
+            (b.id, f"`{b.command}`", ", ".join(f"{k}={v}" for k, v in b.args.items()) or "-",
+             "yes" if b.key else "-", b.meaning) for b in button_list(key)])
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def current(page: pathlib.Path = PAGE) -> str:
+    text = page.read_text(encoding="utf-8")
+    return text[text.index(BEGIN):text.index(END) + len(END)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m controller.table.mapdocs")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    if args.check:
+        if current() != render():
+            print(f"{PAGE}: the lamp and button maps are out of date: python3 -m controller.table.mapdocs",
+                  file=sys.stderr)
+            return 1
+        return 0
+    text = PAGE.read_text(encoding="utf-8")
+    PAGE.write_text(text.replace(current(), render()), encoding="utf-8")
+    print(PAGE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

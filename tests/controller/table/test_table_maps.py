@@ -1,0 +1,55 @@
+"""Lamp and button maps: wire ids fit a uint8 and are unique, every betting area has its
+result lamp, and docs/table.md prints exactly this data."""
+import pytest
+
+from controller.table import mapdocs
+from controller.table.buttons import button_list
+from controller.table.effects import Pattern
+from controller.table.lamps import lamp_ids, lamp_list
+from games.registry import get_game
+from table_helpers import GAMES, Run
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_lamp_ids_are_unique_uint8(game):
+    ids = [lamp.id for lamp in lamp_list(game)]
+    assert len(ids) == len(set(ids)) and all(0 < i < 256 for i in ids)
+    assert len(lamp_ids(game)) == len(ids)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_wager_of_the_game_has_a_result_lamp(game):
+    names = set(lamp_ids(game))
+    g = get_game(game)
+    for key in g.wagers:
+        if g.uses_spots:
+            assert all(f"spot{n}_{key}" in names for n in range(1, g.max_spots + 1)), key
+        else:
+            assert f"bet_{key}" in names, key
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_button_ids_are_unique_and_key_buttons_are_marked(game):
+    buttons = button_list(game)
+    assert len({b.id for b in buttons}) == len(buttons) and all(0 < b.id < 256 for b in buttons)
+    assert {b.command for b in buttons if b.key} == {"void", "reconstruct"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_picture_always_names_every_lamp_with_a_pattern(game):
+    run = Run(game)
+    run.cmd("new_shoe")
+    picture = run.lamps()
+    assert set(picture) == set(lamp_ids(game))
+    assert set(picture.values()) <= {p.value for p in Pattern}
+
+
+def test_a_lamp_picture_is_sent_only_when_it_changes():
+    run = Run("fortune6")
+    run.cmd("new_shoe")
+    run.cmd("status")
+    assert not [e for e in run.last if type(e).__name__ == "Lamps"]
+
+
+def test_docs_table_md_prints_the_maps():
+    assert mapdocs.current() == mapdocs.render(), "run: python3 -m controller.table.mapdocs"
