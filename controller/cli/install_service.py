@@ -91,9 +91,9 @@ def group_id(root: Path, name: str) -> int | None:
 class Installer:
     """Carries out (or, dry, only describes) each step, printing one line per step."""
 
-    def __init__(self, root: Path, source: Path, exec_path: str, dry_run: bool, out=sys.stdout):
+    def __init__(self, root: Path, source: Path, exec_path: str, dry_run: bool, out=None):
         self.root, self.source, self.exec_path = root, source, exec_path
-        self.dry_run, self.out = dry_run, out
+        self.dry_run, self.out = dry_run, out or sys.stdout
         self.staged = root != Path("/")
 
     def path(self, target: str) -> Path:
