@@ -91,19 +91,22 @@ class _Hand:
                        pair_only: bool = False) -> Setting | None:
         """Appendix A.5: the highest low hand that leaves a straight, flush, straight flush or
         royal flush in the high hand (optionally only lows of `low_values`, or only pairs)."""
-        best, best_key = None, None
         values = self.values
+        lows = []
         for i, j in combinations(range(7), 2):
             if low_values and sorted((values[i], values[j])) != sorted(low_values):
                 continue
             if pair_only and values[i] != values[j]:
                 continue
+            lows.append((-info_low_value(values[i], values[j]), i, j))
+        lows.sort()  # highest low first, then the order given: stop at the first low that works
+        best, best_high, best_low = None, -1, None
+        for low, i, j in lows:
+            if best is not None and low != best_low:
+                break
             high = self._high_after((i, j))
-            if high >> 20 not in STRAIGHT_OR_BETTER_DRAWS:
-                continue
-            key = (info_low_value(values[i], values[j]), high)
-            if best_key is None or key > best_key:
-                best, best_key = (i, j), key
+            if high >> 20 in STRAIGHT_OR_BETTER_DRAWS and high > best_high:
+                best, best_high, best_low = (i, j), high, low
         return None if best is None else self.setting(*best, rule)
 
 
