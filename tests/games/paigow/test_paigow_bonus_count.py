@@ -26,8 +26,10 @@ def deck(ranks, suits, joker):
 
 
 @pytest.mark.parametrize("ranks, suits, joker", [
-    ((2, 3, 4, 5, 6, 7, 14), "shd", True),  # wheels, A-7 seven-card straight flushes, joker fills
-    ((9, 10, 11, 12, 13, 14), "shdc", True),  # royals, Royal Match, four of a kind, five aces
+    # wheels, A-7 seven-card straight flushes (natural and joker), flushes, straights, trips
+    ((2, 3, 4, 5, 6, 7, 14), "shd", True),
+    # four suits: royals (natural and joker), Royal Match, four of a kind, five aces, full houses
+    ((10, 11, 12, 13, 14), "shdc", True),
     ((2, 3, 4, 5, 6, 7, 14), "shd", False),  # no joker
 ])
 def test_count_equals_brute_force_on_reduced_decks(ranks, suits, joker):
