@@ -7,14 +7,6 @@ import os
 import pytest
 
 from controller.sdnotify import Notifier, NotifyConfigError
-from notify_listener import NotifyListener
-
-
-@pytest.fixture
-def listener(tmp_path):
-    listener = NotifyListener(path=str(tmp_path / "notify"))
-    yield listener
-    listener.close()
 
 
 def received(listener):

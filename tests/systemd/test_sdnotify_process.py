@@ -44,14 +44,8 @@ def start_child():
         if child.poll() is None:
             child.kill()
         child.wait()
-        child.stdin.close()
-
-
-@pytest.fixture
-def listener(tmp_path):
-    listener = NotifyListener(path=str(tmp_path / "notify"))
-    yield listener
-    listener.close()
+        if not child.stdin.closed:
+            child.stdin.close()
 
 
 def send(child, line):
@@ -97,23 +91,15 @@ def test_stop_says_stopping_and_exits(listener, start_child):
     assert child.wait(timeout=WAIT) == 0
 
 
-def test_abstract_socket_name():
+def test_abstract_socket_name(start_child):
     listener = NotifyListener(abstract=f"tablectl-test-{uuid.uuid4().hex}")
     try:
-        child = subprocess.Popen(
-            [sys.executable, str(CHILD)], stdin=subprocess.PIPE,
-            env={**os.environ, "NOTIFY_SOCKET": listener.env_value, "WATCHDOG_USEC": str(WATCHDOG_USEC)},
-        )
-        try:
-            listener.receive_until(lambda m: "READY" in m.fields, WAIT)
-            listener.receive_until(is_ping, WAIT)
-            child.stdin.close()  # end of input: the loop shuts down
-            listener.receive_until(lambda m: m.fields.get("STOPPING") == "1", WAIT)
-            assert child.wait(timeout=WAIT) == 0
-        finally:
-            if child.poll() is None:
-                child.kill()
-            child.wait()
+        child = start_child(listener)
+        listener.receive_until(lambda m: "READY" in m.fields, WAIT)
+        listener.receive_until(is_ping, WAIT)
+        child.stdin.close()  # end of input: the loop shuts down
+        listener.receive_until(lambda m: m.fields.get("STOPPING") == "1", WAIT)
+        assert child.wait(timeout=WAIT) == 0
     finally:
         listener.close()
 

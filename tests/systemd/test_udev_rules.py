@@ -14,6 +14,7 @@ problem = sandbox_problem()
 pytestmark = pytest.mark.skipif(problem is not None, reason=f"udevadm sandbox unavailable: {problem}")
 
 ROLE_RULES = "70-tablectl.rules"
+RAW_SHOE = usb_device("1-2", "1209", "0001", "SHOE0001", devnum=3) + usb_interface("1-2", "usbfs")
 COMPLAINTS = re.compile(r"invalid|ignoring|unknown|error|failed", re.IGNORECASE)
 
 
@@ -59,8 +60,7 @@ def test_usb_serial_device_gets_its_stable_name(tmp_path, gid, kernel, pid, seri
 
 
 def test_raw_usb_shoe_gets_the_shoe_name_on_its_usb_device_node(tmp_path, gid):
-    devices = usb_device("1-2", "1209", "0001", "SHOE0001", devnum=3) + usb_interface("1-2", "usbfs")
-    run = run_udevadm_test(tmp_path, devices, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2", gid)
+    run = run_udevadm_test(tmp_path, RAW_SHOE, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2", gid)
     assert run.links == {"shoe": "../bus/usb/001/003"}
     assert run.properties["DEVTYPE"] == "usb_device"
     # 50-udev-default gives every usb_device MODE 0664; ours closes it to the group.
@@ -70,8 +70,7 @@ def test_raw_usb_shoe_gets_the_shoe_name_on_its_usb_device_node(tmp_path, gid):
 
 
 def test_raw_usb_shoe_interface_is_left_alone(tmp_path, gid):
-    devices = usb_device("1-2", "1209", "0001", "SHOE0001", devnum=3) + usb_interface("1-2", "usbfs")
-    run = run_udevadm_test(tmp_path, devices, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0", gid)
+    run = run_udevadm_test(tmp_path, RAW_SHOE, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0", gid)
     assert run.links == {}
     assert "TABLECTL_ROLE" not in run.properties
 
