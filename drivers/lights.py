@@ -20,8 +20,7 @@ from firmware_bridge.messages import AllOff, Hello, LampQuery, LampReport, LampS
 
 
 class _ReadBack:
-    def __init__(self, after_reports: int) -> None:
-        self.after_reports = after_reports  # satisfied by the report that answers our query
+    def __init__(self) -> None:
         self.done = threading.Event()
         self.lamps: dict[int, LampPattern] | None = None
         self.error: Exception | None = None
@@ -34,8 +33,11 @@ class LightsDriver(DeviceDriver):
         super().__init__(url, post, name=name, **options)
         self.desired: dict[int, LampPattern] = {}
         self._board: dict[int, LampPattern] | None = None  # None: unknown until a report
-        self._queries = self._reports = 0  # LampQuery/StatusQuery sent and answered, this session
-        self._readbacks: list[_ReadBack] = []
+        # Our LAMP_QUERYs not yet answered, each with the read_back waiting for it (or None).
+        self._queries: list[tuple[LampQuery, _ReadBack | None]] = []
+        # read_backs asked while the session's first report is awaited: queried after the
+        # board has been brought to `desired`, so they see every lamp set before them.
+        self._deferred: list[_ReadBack] = []
 
     # ------------------------------------------------------------------ controller API
     def set_lamp(self, lamp_id: int, pattern: LampPattern | int) -> None:
@@ -63,28 +65,41 @@ class LightsDriver(DeviceDriver):
         with self._lock:
             if not self.up:
                 raise LinkDownError(f"{self.name}: no link to the lamp board")
-            waiter = _ReadBack(after_reports=self._queries)
-            self._readbacks.append(waiter)
-            self._query(self._clock())
-            self._flush()
+            waiter = _ReadBack()
+            if self._board is None:
+                self._deferred.append(waiter)
+            else:
+                self._query(self._clock(), waiter)
+                self._flush()
         if not waiter.done.wait(timeout):
             with self._lock:
-                if waiter in self._readbacks:
-                    self._readbacks.remove(waiter)
+                self._queries = [(q, w) for q, w in self._queries if w is not waiter]
+                if waiter in self._deferred:
+                    self._deferred.remove(waiter)
             raise DeviceTimeoutError(f"{self.name}: no lamp report within {timeout} s")
         if waiter.error is not None:
             raise waiter.error
         return waiter.lamps
 
     # ------------------------------------------------------------------ driver hooks
-    def _query(self, now: float) -> None:
-        self._queries += 1
-        self.link.send(LampQuery(), now)
+    def request_status(self) -> None:
+        with self._lock:
+            if self.up:
+                self._query(self._clock())
+                self._flush()
+
+    def _query(self, now: float, waiter: _ReadBack | None = None) -> None:
+        query = LampQuery()
+        self._queries.append((query, waiter))
+        self.link.send(query, now)
+
+    def _acked(self, query: LampQuery) -> bool:
+        tx = self.link.tx
+        return not any(p.msg is query for p in tx.inflight) and not any(m is query for m in tx.unsent)
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         self._fail_readbacks(LinkDownError(f"{self.name}: session restarted before the answer"))
         self._board = None
-        self._queries = self._reports = 0
         self._query(now)
 
     def _session_down(self, reason: str, now: float) -> None:
@@ -100,15 +115,24 @@ class LightsDriver(DeviceDriver):
         if not isinstance(msg, LampReport):
             self._emit(ev.DeviceError, code=None, detail=f"unexpected {type(msg).__name__} from lights")
             return
-        self._reports += 1
-        lamps = dict(enumerate(msg.lamps))
         self._emit(ev.LampReport, lamps=tuple(int(p) for p in msg.lamps))
-        for waiter in [w for w in self._readbacks if self._reports > w.after_reports]:
-            self._readbacks.remove(waiter)
-            waiter.lamps = lamps
-            waiter.done.set()
+        # The board answers in order, and acks a query no later than in the frame of its
+        # answer: a report that arrives while none of our queries is acknowledged is an
+        # old one, resent in a new session, and must not be taken for the board's state now.
+        answered = [(q, w) for q, w in self._queries if self._acked(q)]
+        if not answered:
+            return
+        self._queries = [item for item in self._queries if item not in answered]
+        lamps = dict(enumerate(msg.lamps))
+        for _, waiter in answered:
+            if waiter is not None:
+                waiter.lamps = dict(lamps)
+                waiter.done.set()
         self._board = lamps
         self._sync(now)
+        deferred, self._deferred = self._deferred, []
+        for waiter in deferred:
+            self._query(now, waiter)
 
     def _sync(self, now: float) -> None:
         """Send the lamps whose desired pattern differs from the board's."""
@@ -120,7 +144,9 @@ class LightsDriver(DeviceDriver):
                 self._board[lamp] = pattern
 
     def _fail_readbacks(self, error: Exception) -> None:
-        waiters, self._readbacks = self._readbacks, []
-        for waiter in waiters:
-            waiter.error = error
-            waiter.done.set()
+        queries, self._queries = self._queries, []
+        deferred, self._deferred = self._deferred, []
+        for waiter in [w for _, w in queries] + deferred:
+            if waiter is not None:
+                waiter.error = error
+                waiter.done.set()
