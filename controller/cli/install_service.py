@@ -192,9 +192,9 @@ class Installer:
 def _parser() -> Parser:
     parser = Parser(prog="tablectl install-service", description=__doc__.split("\n\n")[1].replace("\n", " "))
     parser.add_argument("--dry-run", action="store_true", help="print what would be done, change nothing")
-    parser.add_argument("--root", default="/", help="install into this staging root instead of / (nothing is reloaded)")
-    parser.add_argument("--exec", dest="exec_path", help=f"the tablectl the unit runs (default: {default_exec()})")
-    parser.add_argument("--source", help="tablectl source tree with systemd/ and udev/ (default: this checkout)")
+    parser.add_argument("--root", default="/", metavar="DIR", help="install into this staging root instead of / (nothing is reloaded)")
+    parser.add_argument("--exec", dest="exec_path", metavar="PATH", help=f"the tablectl the unit runs (default: {default_exec()})")
+    parser.add_argument("--source", metavar="DIR", help="tablectl source tree with systemd/ and udev/ (default: this checkout)")
     return parser
 
 

@@ -13,6 +13,7 @@ the script reports the links that appeared under /dev/tablectl.
 """
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -84,6 +85,7 @@ class UdevRun:
         return [text for path, _, text in self.rule_lines if path.endswith(rules_file) and text.startswith(verb + " ")]
 
 
+@functools.cache
 def sandbox_problem() -> str | None:
     """Why the sandbox cannot run here, or None when it can."""
     for tool in ("unshare", "umockdev-run", "udevadm"):
