@@ -1,1 +1,13 @@
-"""The wire our device firmware speaks: framing, messages, link layer, virtual firmware."""
+"""The wire our device firmware speaks: framing, messages, link layer, virtual firmware.
+
+    PROTOCOL.md      the one page for firmware engineers
+    frame.py         Frame, encode_frame, decode / scan (pure), FrameDecoder (incremental)
+    enums.py         Msg type numbers, DeviceKind, LampPattern, NakReason, ErrorCode
+    messages.py      one dataclass per message; pack / unpack
+    sender.py        the link's sending half (sequence numbers, window, retransmission)
+    link.py          Link: the sans-IO link both ends use; link_events.py: what it reports
+    draw_counter.py  DrawCounter: gaps and repeats in the shoe's own card count
+    sim/             the simulated shoe, panel and lights (`tablectl sim ...`)
+
+This layer knows bytes and messages, not games: it uses games.cards only for card codes.
+"""

@@ -99,6 +99,11 @@ def scan(buf, start: int = 0, final: bool = False) -> Scan:
     """
     if not hasattr(buf, "find"):
         buf = bytes(buf)
+    return Scan(*_scan(buf, start, final))
+
+
+def _scan(buf, start: int, final: bool) -> tuple:
+    """`scan` as a plain tuple (used, frame, garbage, bad_crc, bad_header, truncated): the hot path."""
     view = memoryview(buf)
     end = len(view)
     pos = start
@@ -108,13 +113,13 @@ def scan(buf, start: int = 0, final: bool = False) -> Scan:
         if found < 0:
             # keep a lone trailing first sync byte: it may begin a frame
             keep = 1 if not final and end > pos and view[end - 1] == SYNC[0] else 0
-            return Scan(end - keep - start, None, end - keep - start, bad_crc, bad_header, truncated)
+            return end - keep - start, None, end - keep - start, bad_crc, bad_header, truncated
         if end - found < 4:
             if final:
                 truncated += 1
                 pos = found + 1
                 continue
-            return Scan(found - start, None, found - start, bad_crc, bad_header)
+            return found - start, None, found - start, bad_crc, bad_header, truncated
         length = view[found + 2]
         if length > MAX_PAYLOAD or view[found + 3] != length ^ 0xFF:
             bad_header += 1
@@ -126,16 +131,15 @@ def scan(buf, start: int = 0, final: bool = False) -> Scan:
                 truncated += 1
                 pos = found + 1
                 continue
-            return Scan(found - start, None, found - start, bad_crc, bad_header)
+            return found - start, None, found - start, bad_crc, bad_header, truncated
         crc_at = found + HEADER_SIZE + length
-        (crc,) = _CRC.unpack_from(view, crc_at)
-        if zlib.crc32(view[found + 2:crc_at]) != crc:
+        if zlib.crc32(view[found + 2:crc_at]) != _CRC.unpack_from(view, crc_at)[0]:
             bad_crc += 1
             pos = found + 1
             continue
         _, _, _, version, msg_type, seq, ack, flags = _HEADER.unpack_from(view, found)
         frame = Frame(msg_type, seq, ack, flags, bytes(view[found + HEADER_SIZE:crc_at]), version)
-        return Scan(found + total - start, frame, found - start, bad_crc, bad_header, truncated)
+        return found + total - start, frame, found - start, bad_crc, bad_header, truncated
 
 
 def decode(buf) -> tuple[int, Frame | None]:
@@ -167,15 +171,15 @@ class FrameDecoder:
         frames = []
         pos = 0
         while True:
-            result = scan(self._buf, pos, final)
-            pos += result.used
-            self.garbage_bytes += result.garbage
-            self.bad_crcs += result.bad_crc
-            self.bad_headers += result.bad_header
-            self.truncated += result.truncated
-            if result.frame is None:
+            used, frame, garbage, bad_crc, bad_header, truncated = _scan(self._buf, pos, final)
+            pos += used
+            self.garbage_bytes += garbage
+            self.bad_crcs += bad_crc
+            self.bad_headers += bad_header
+            self.truncated += truncated
+            if frame is None:
                 break
-            frames.append(result.frame)
+            frames.append(frame)
         if pos:
             del self._buf[:pos]
         self.frames += len(frames)

@@ -78,7 +78,8 @@ class Lights(VirtualDevice):
 
 
 def build_parser(prog: str = "tablectl sim lights") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Simulated lamp board on a pty.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--lamps", type=int, default=32, help="lamps 0..N-1 (default 32)")
     parser.add_argument("--view", action="store_true", help="print a line on stdout at every change")

@@ -75,7 +75,8 @@ class Panel(VirtualDevice):
 
 
 def build_parser(prog: str = "tablectl sim panel") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Simulated button panel on a pty.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--buttons", type=int, default=16, help="buttons 0..N-1 (default 16)")
     parser.add_argument("--key", choices=("on", "off"), default="off", help="supervisor key at start")

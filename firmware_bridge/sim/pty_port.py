@@ -81,8 +81,12 @@ class PtyPort:
         try:
             while view:
                 view = view[os.write(self.master, view):]
-        except (BlockingIOError, OSError):
+        except BlockingIOError:
             self.dropped_bytes += len(view)  # nobody is reading: the bytes are lost
+        except OSError as error:
+            if error.errno != errno.EIO:
+                raise
+            self.dropped_bytes += len(view)
 
     def close(self) -> None:
         self.unplug()

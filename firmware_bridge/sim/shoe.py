@@ -207,7 +207,8 @@ def _in_deck(code: int, kind: DeckKind) -> bool:
 
 
 def build_parser(prog: str = "tablectl sim shoe") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Simulated card shoe on a pty.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--deck-kind", default="standard52", choices=[k.value for k in DeckKind])
     parser.add_argument("--decks", type=int, default=8, help="decks in the shoe (default 8)")

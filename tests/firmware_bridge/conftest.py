@@ -52,3 +52,36 @@ def open_host():
     yield open_
     for host in hosts:
         host.close()
+
+
+def _children() -> set[int]:
+    me, found = str(os.getpid()), set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == me and fields[0] != "Z":
+            found.add(int(pid))
+    return found
+
+
+def _pty_fds() -> set[int]:
+    fds = set()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{name}").startswith(("/dev/pts/", "/dev/ptmx")):
+                fds.add(int(name))
+        except OSError:
+            pass
+    return fds
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    """Fail a test that leaves a child process or an open pty behind."""
+    children, ptys = _children(), _pty_fds()
+    yield
+    assert _children() - children == set(), "test left child processes running"
+    assert _pty_fds() - ptys == set(), "test left ptys open"

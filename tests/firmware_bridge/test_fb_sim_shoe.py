@@ -165,7 +165,8 @@ def test_reboot_is_announced_and_the_counter_survives_unless_cleared(start_sim, 
 
 
 def test_stall_makes_the_host_see_silence_then_recovers(start_sim, open_host):
-    shoe, host = connected(start_sim, open_host, "--seed", "8", heartbeat_interval=0.2, silence_timeout=0.6)
+    shoe, host = connected(start_sim, open_host, "--seed", "8", heartbeat_interval=0.2, silence_timeout=0.6,
+                           retries=40)  # the query outlives the stall: 40 x 0.25 s
     assert shoe.ok("fault", kind="stall", seconds=1.5)["stalled_for"] == 1.5
     assert shoe.ok("state")["stalled"]
     host.send(StatusQuery())
