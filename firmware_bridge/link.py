@@ -57,6 +57,7 @@ class Link:
         self._nak_sent_for: int | None = None
         self._last_request: tuple[int, int] | None = None  # (boot_id, seq) of the peer's last request
         self._request_seq: int | None = None  # SEQ of our own outstanding request
+        self._request_ack = (0, 0)  # the ACK field our request carries (what we had received)
         self._last_rx = self._last_tx = self._last_byte = None
         self._silence_reported = False
 
@@ -69,13 +70,18 @@ class Link:
         self.awaiting_reply = True
         self._down = False
         self._nak_sent_for = None
-        # the HELLO still acks what we received, so the peer does not resend it renumbered
+        # the HELLO (and its retransmissions) still ack what we received, so the peer does
+        # not resend that renumbered in the new session
+        self._request_ack = self._ack_field()
         request = self.tx.take(replace(self.local, reply_requested=True), now)
         self._request_seq = request.seq
-        self._transmit(request, now)
         self.rx_expected = None
+        self._transmit(request, now)
 
     def send(self, msg: Message, now: float) -> None:
+        """Queue ``msg``. Reliable messages wait for a session and a free window slot, then are
+        retransmitted until acked; an unreliable one (HEARTBEAT) goes now, or nowhere when
+        no session is up."""
         if isinstance(msg, LINK_OWNED):
             raise ValueError(f"{type(msg).__name__} is sent by the link itself (use start())")
         if not msg.RELIABLE:
@@ -161,7 +167,7 @@ class Link:
 
     def _ack_field(self) -> tuple[int, int]:
         if self.rx_expected is None:
-            return 0, 0
+            return self._request_ack if self.awaiting_reply else (0, 0)
         return (self.rx_expected - 1) % SEQ_MOD, FLAG_ACK_VALID
 
     def _emit(self, msg_type: int, seq: int, flags: int, payload: bytes, now) -> None:

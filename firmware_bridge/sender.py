@@ -89,6 +89,8 @@ class Sender:
 
     def retransmit(self, now: float) -> list[Pending]:
         """Everything unacknowledged, oldest first (go-back-N); counts one attempt."""
+        if not self.inflight:
+            return []
         self.attempts += 1
         self.retransmissions += len(self.inflight)
         self.deadline = now + self.ack_timeout if self.inflight else None
