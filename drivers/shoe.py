@@ -4,6 +4,10 @@ The link already delivers each CARD once per session; the draw counter
 (firmware_bridge.draw_counter) is the check that survives reconnects and reboots: a gap
 is reported (a missed card is never silence), a repeated counter is reported and the card
 not delivered again, and a counter that went back is reported as unprovable.
+
+Across a reconnect the shoe may resend a status whose ack was lost with the link
+(PROTOCOL.md §4). Its device time is older than what was already heard from the same
+boot, so it is dropped: a stale counter must not look like a gap or a lost count.
 """
 from __future__ import annotations
 
@@ -14,6 +18,12 @@ from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import CardRead, Hello, Message, ShoeStatus
 
 _STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
+_MS_WRAP = 1 << 32  # device_ms is a u32 of milliseconds since the shoe booted
+
+
+def _older(ms: int, than: int) -> bool:
+    """Is device time `ms` strictly before `than` (u32, wrapping after 49 days)?"""
+    return 0 < (than - ms) % _MS_WRAP < _MS_WRAP // 2
 
 
 class ShoeDriver(DeviceDriver):
@@ -23,14 +33,22 @@ class ShoeDriver(DeviceDriver):
         super().__init__(url, post, name=name, **options)
         self.draws = DrawCounter()
         self._status: dict[str, bool] | None = None
+        self._last_device_ms: int | None = None  # newest device time heard in this boot
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         if rebooted:
             self.draws.rebooted()
+            self._last_device_ms = None  # a new boot starts its clock again
         self._status = None  # the first status of a session reports every field
         super()._on_session_up(hello, rebooted, now)
 
     def _on_message(self, msg: Message, now: float) -> None:
+        if isinstance(msg, (CardRead, ShoeStatus)):
+            if self._last_device_ms is not None and _older(msg.device_ms, self._last_device_ms):
+                if isinstance(msg, ShoeStatus):
+                    return  # resent from before a reconnect; the fresh status follows
+            else:
+                self._last_device_ms = msg.device_ms
         if isinstance(msg, CardRead):
             self._card(msg)
         elif isinstance(msg, ShoeStatus):

@@ -4,11 +4,13 @@ from __future__ import annotations
 import pytest
 
 from drivers.events import (
-    CardDrawn, DeviceConnected, DeviceError, DeviceRebooted, DrawGap, DrawRepeated, LinkLost,
+    CardDrawn, DeviceConnected, DeviceError, DeviceRebooted, DrawCountUnknown, DrawGap, DrawRepeated,
+    LinkLost,
     LinkRestored, ShoeStatusChanged,
 )
 from drivers.reconnect import Backoff
 from drivers.shoe import ShoeDriver
+from firmware_bridge.messages import ShoeStatus
 from games.cards import parse_card
 
 CARDS = "9h 8d As Kc 2s 3h 4d 5c 6s 7h"
@@ -141,9 +143,10 @@ def test_unplug_replug_is_link_lost_then_restored_at_the_same_path(shoe, sink):
 
 def test_stalled_shoe_is_link_lost_then_restored(sim, sink):
     process = sim("shoe", "--cards", CARDS)
-    with ShoeDriver(process.link, sink, link_options={"silence_timeout": 1.5}, **FAST):
+    # silence_timeout well above the shoe's 1 s heartbeat, so a busy CI machine is not "silent"
+    with ShoeDriver(process.link, sink, link_options={"silence_timeout": 2.0}, **FAST):
         sink.wait_for(ShoeStatusChanged)
-        process.command("fault", kind="stall", seconds=3)
+        process.command("fault", kind="stall", seconds=4)
         assert "silent" in sink.wait_for(LinkLost)[0].reason
         sink.wait_for(LinkRestored)
         process.command("draw")
@@ -165,3 +168,25 @@ def test_a_panel_at_the_shoe_url_is_refused(sim, sink):
         error = sink.wait_for(DeviceError)[0]
     assert "is a panel, expected a shoe" in error.detail
     assert not sink.of(DeviceConnected)
+
+
+def test_status_resent_from_before_a_reconnect_is_not_a_gap(shoe, sink):
+    """A SHOE_STATUS whose ack was lost with the link comes again in the next session;
+    it is older than what was heard since, so it must not move the draw counter back."""
+    process, driver = shoe
+    first_status = sink.of(ShoeStatusChanged)[0]
+    process.command("draw", n=2)
+    last_card = drawn(sink, 2)
+    stale = ShoeStatus(draw_counter=first_status.draw_counter, device_ms=0)
+    with driver._lock:  # what the resent frame delivers
+        driver._on_message(stale, 0.0)
+    process.command("draw")
+    assert drawn(sink, 3)[2] == (CODES[2], 3)
+    assert not sink.of(DrawGap) and not sink.of(DrawCountUnknown)
+    assert len(sink.of(ShoeStatusChanged)) == 1 and last_card[1][1] == 2
+
+
+def test_device_time_comparison_wraps():
+    from drivers.shoe import _older
+    assert _older(5, 10) and not _older(10, 5) and not _older(7, 7)
+    assert _older(2**32 - 10, 5)  # just before the wrap is older than just after it
