@@ -34,7 +34,14 @@ def _int(args: Mapping, key: str, default=None) -> int | None:
 
 
 def _cards(value, key: str) -> list[Card]:
-    tokens = value.replace(",", " ").split() if isinstance(value, str) else list(value or ())
+    if isinstance(value, str):
+        tokens = value.replace(",", " ").split()
+    elif isinstance(value, (list, tuple)):
+        tokens = value
+    elif value is None:
+        tokens = []
+    else:
+        raise Refusal(f"{key}: {value!r} is not a card (e.g. As, Td, 4-gold)")
     try:
         return [parse_card(str(t)) for t in tokens]
     except CardError as err:

@@ -128,3 +128,15 @@ def test_every_button_of_every_panel_gives_one_reply(game):
         assert sum(type(e).__name__ == "Reply" for e in effects) == 1
     with pytest.raises(UnknownButton, match="button 99 is not on the"):
         command_for_button(game, 99)
+
+
+def test_a_card_argument_that_is_not_a_card_is_refused_by_name():
+    run = Run("fortune6")
+    run.baccarat_shoe()
+    run.open_round()
+    run.card("??", misread=True)
+    run.key()
+    reply = run.cmd("reconstruct", card=1)
+    assert not reply.ok and "card: 1 is not a card" in reply.message
+    reply = run.cmd("reconstruct", cards=["Kd", "Qd"])
+    assert not reply.ok and "key in 1 card(s)" in reply.message and run.state == m.HELD
