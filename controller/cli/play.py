@@ -67,17 +67,27 @@ def parse_decisions(tokens, spots) -> dict[int, list[str]]:
     return decisions
 
 
+def _hand_line(label: str, hand: dict) -> str:
+    return f"{label}: {' '.join(hand['cards'])}  ({hand['total']})"
+
+
+def _bet_lines(bets: dict, indent: str) -> list[str]:
+    return [f"{indent}{key}: {bet['result']}" + (f" {bet['pays']}" if bet["pays"] else "") for key, bet in bets.items()]
+
+
 def _text(out: dict) -> str:
     if out["void"]:
         return f"VOID ({out['clause']}): {out.get('detail', '')}"
-    lines = [f"winner: {out['winner']}"]
-    for name in ("player", "banker", "dealer"):
+    lines = [f"winner: {out['winner']}"] if out["winner"] else []
+    for name in ("player", "banker", "dealer", "dealer_high", "dealer_low"):
         if name in out:
-            lines.append(f"{name}: {' '.join(out[name]['cards'])}  ({out[name]['total']})")
-    for key, bet in out["bets"].items():
-        lines.append(f"  {key}: {bet['result']}" + (f" {bet['pays']}" if bet["pays"] else ""))
+            lines.append(_hand_line(name, out[name]))
+    lines.extend(_bet_lines(out["bets"], "  "))
     for spot, detail in out.get("spots", {}).items():
-        lines.append(f"spot {spot}: {detail}")
+        lines.append(f"spot {spot}:" + (f" {detail['decision']}" if detail.get("decision") else ""))
+        lines.extend(_hand_line(f"  {name}", detail[name]) for name in ("hand", "high", "low") if name in detail)
+        lines.extend(_bet_lines(detail.get("bets", {}), "    "))
+    lines.extend(f"note: {note}" for note in out.get("notes", ()))
     return "\n".join(lines)
 
 
