@@ -68,4 +68,6 @@ def deal_shoe(table, cards: Sequence[Card], cut_at: int | None = None, decide: D
                 break
         if table.state == m.RESULT:
             feed(i.Command("confirm"))
+        if dealt.cards_fed >= len(cards):  # out of cards (a deck-per-round table never finishes its shoe)
+            break
     return dealt

@@ -11,6 +11,7 @@ slow blink = it pushes, off = it loses. They show from the result until the next
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping
 
 from controller.table import machine as m
@@ -52,6 +53,7 @@ class Lamp:
     meaning: str
 
 
+@lru_cache(maxsize=None)
 def lamp_list(game_key: str) -> tuple[Lamp, ...]:
     """Every lamp of `game_key`'s table, in id order."""
     lamps = [Lamp(name, lamp_id, meaning) for name, (lamp_id, meaning) in STATUS_LAMPS.items()]
@@ -97,11 +99,16 @@ class LampView:
 _RESULT_PATTERN = {"win": ON, "push": SLOW, "lose": OFF}
 
 
+@lru_cache(maxsize=None)
+def _all_off(game_key: str) -> tuple[tuple[str, str], ...]:
+    return tuple((lamp.name, OFF) for lamp in lamp_list(game_key))
+
+
 def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
     """The whole lamp picture (every lamp by name) for `view`."""
     rs = view.round_state
     shown = rs in (m.RESULT, m.SETTLED)
-    picture = {lamp.name: OFF for lamp in lamp_list(game_key)}
+    picture = dict(_all_off(game_key))
     picture["bets_open"] = ON if rs == m.BETTING else OFF
     picture["no_more_bets"] = SLOW if rs == m.HELD else ON if rs in (m.BETS_CLOSED, m.DEALING, m.DRAWING, m.AWAITING) else OFF
     picture["void"] = ON if rs == m.VOID else OFF

@@ -13,16 +13,32 @@ import sys
 
 from controller.table.buttons import button_list
 from controller.table.lamps import STATUS_LAMPS, lamp_list
-from games.registry import GAME_KEYS
+from games.registry import GAME_KEYS, get_game
+from games.round import IrregularityKind
 
 PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "table.md"
 BEGIN, END = "<!-- BEGIN lamp and button maps (python3 -m controller.table.mapdocs) -->", "<!-- END lamp and button maps -->"
+RULES_BEGIN = "<!-- BEGIN irregularity rules per game (python3 -m controller.table.mapdocs) -->"
+RULES_END = "<!-- END irregularity rules per game -->"
 
 
 def _rows(header: tuple[str, ...], rows) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return lines
+
+
+def render_rules() -> str:
+    """The games' own irregularity table (games/ owns it; regenerated here, not checked by a
+    test of the table, so a clause the games' helpers reword does not fail this part)."""
+    lines = [RULES_BEGIN, ""]
+    lines += _rows(("kind", *GAME_KEYS), [
+        (f"`{kind.value}`", *(f"{get_game(key).rule(kind).clause}: {get_game(key).rule(kind).consequence.value}"
+                              for key in GAME_KEYS)) for kind in IrregularityKind])
+    lines += ["", "A double draw after the initial deal follows `game.double_draw_rule(initial=False)`: "
+              + "; ".join(f"{key} {get_game(key).double_draw_rule(False).clause}" for key in GAME_KEYS) + ".",
+              "", RULES_END]
+    return "\n".join(lines)
 
 
 def render() -> str:
@@ -41,9 +57,9 @@ def render() -> str:
     return "\n".join(lines)
 
 
-def current(page: pathlib.Path = PAGE) -> str:
+def current(page: pathlib.Path = PAGE, begin: str = BEGIN, end: str = END) -> str:
     text = page.read_text(encoding="utf-8")
-    return text[text.index(BEGIN):text.index(END) + len(END)]
+    return text[text.index(begin):text.index(end) + len(end)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     text = PAGE.read_text(encoding="utf-8")
-    PAGE.write_text(text.replace(current(), render()), encoding="utf-8")
+    text = text.replace(current(), render()).replace(current(PAGE, RULES_BEGIN, RULES_END), render_rules())
+    PAGE.write_text(text, encoding="utf-8")
     print(PAGE)
     return 0
 

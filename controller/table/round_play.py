@@ -13,25 +13,28 @@ class RoundPlay:
         self.cards_seen = 0  # physical cards that came out while this round was open
         self.result: RoundResult | None = None
         self.irregularities: list[dict] = []
+        self._step: Step | None = None  # the game's next step, until the state changes
 
     @property
     def spots(self) -> tuple[int, ...]:
         return self.state.spots
 
     def set_spots(self, spots: tuple[int, ...]) -> None:
-        self.state = self.game.start(self.state.decks, spots)
+        self.state, self._step = self.game.start(self.state.decks, spots), None
 
     def step(self) -> Step:
-        return self.game.next_step(self.state)
+        if self._step is None:
+            self._step = self.game.next_step(self.state)
+        return self._step
 
     def add_card(self, card: Card) -> Deal:
         """Deal `card` where the game says; raises Irregular. Returns where it went."""
         step = self.step()
-        self.state = self.game.with_card(self.state, card)
+        self.state, self._step = self.game.with_card(self.state, card), None
         return step if isinstance(step, Deal) else self.state.dealt_to[-1]
 
     def add_decision(self, spot: int, decision: str) -> None:
-        self.state = self.game.with_decision(self.state, spot, decision)
+        self.state, self._step = self.game.with_decision(self.state, spot, decision), None
 
     def awaited(self) -> AwaitDecision | None:
         step = self.step()
