@@ -1,0 +1,105 @@
+"""`ControlClient`: talk to the daemon over its control socket (used by watch, status, send)."""
+from __future__ import annotations
+
+import errno
+import itertools
+import json
+import os
+import socket
+from typing import Any, Iterator
+
+from controller.control.protocol import ControlError, encode
+
+
+class ControlClient:
+    def __init__(self, path: str | os.PathLike, timeout: float | None = 5.0):
+        self.path = os.fspath(path)
+        self.timeout = timeout
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.settimeout(timeout)
+        try:
+            self._sock.connect(self.path)
+        except OSError as error:
+            self._sock.close()
+            raise ControlError(_why_not(self.path, error)) from None
+        self._buf = bytearray()
+        self._ids = itertools.count(1)
+        self._events: list[dict] = []  # events read while waiting for a reply
+        self._subscribed = False
+
+    def request(self, cmd: str, **fields: Any) -> dict:
+        """Send one command and return its reply ({"ok": ..., ...}); ControlError if none comes."""
+        rid = next(self._ids)
+        self._send({"id": rid, "cmd": cmd, **fields})
+        while True:
+            message = self._read_line()
+            if message is None:
+                raise ControlError(f"the daemon closed {self.path} before answering {cmd!r}")
+            if message.get("id") == rid and "ok" in message:
+                return message
+            self._events.append(message)  # an event (we are subscribed): keep it for events()
+
+    def subscribe(self) -> None:
+        """Turn this connection into the event stream; returns once the server has done so."""
+        if not self._subscribed:
+            reply = self.request("subscribe")
+            if not reply.get("ok"):
+                raise ControlError(f"subscribe refused: {reply.get('error')}")
+            self._subscribed = True
+
+    def events(self) -> Iterator[dict]:
+        """Subscribe (if not yet) and yield every event until the daemon closes the stream."""
+        self.subscribe()
+        self._sock.settimeout(None)  # events come when they come
+        while True:
+            while self._events:
+                yield self._events.pop(0)
+            message = self._read_line()
+            if message is None:
+                return
+            yield message
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def __enter__(self) -> "ControlClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _send(self, obj: dict) -> None:
+        try:
+            self._sock.sendall(encode(obj))
+        except (BrokenPipeError, ConnectionResetError):
+            raise ControlError(f"the daemon closed {self.path}") from None
+        except OSError as error:
+            raise ControlError(f"cannot send to {self.path}: {error}") from None
+
+    def _read_line(self) -> dict | None:
+        while (end := self._buf.find(b"\n")) < 0:
+            try:
+                data = self._sock.recv(65536)
+            except TimeoutError:
+                raise ControlError(f"no answer from the daemon on {self.path} within {self.timeout:g} s") from None
+            except ConnectionResetError:
+                data = b""
+            if not data:
+                return None
+            self._buf += data
+        line = bytes(self._buf[:end])
+        del self._buf[:end + 1]
+        try:
+            return json.loads(line)
+        except ValueError as error:
+            raise ControlError(f"the daemon sent a line that is not JSON: {error}") from None
+
+
+def _why_not(path: str, error: OSError) -> str:
+    if error.errno == errno.ENOENT:
+        return f"no control socket at {path} (is the daemon running?)"
+    if error.errno == errno.ECONNREFUSED:
+        return f"nothing is listening on {path} (the daemon is not running)"
+    if error.errno == errno.EACCES:
+        return f"{path}: permission denied (are you in the daemon's group?)"
+    return f"cannot connect to {path}: {error}"

@@ -1,0 +1,122 @@
+"""The control socket's wire: JSON lines, requests, replies, and the command vocabulary.
+
+A request is one JSON object on one line: {"id": 1, "cmd": "no_more_bets", ...fields}.
+It gets exactly one reply: {"id": 1, "ok": true, ...} or {"id": 1, "ok": false, "error": "..."}.
+{"cmd": "subscribe"} turns the connection into an event stream: after its reply, every event
+the daemon publishes arrives as one JSON object a line. Commands are the dealer panel's.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+MAX_LINE = 65536  # bytes in one request line; longer is refused and the connection closed
+
+
+class ControlError(Exception):
+    """The control socket cannot be used: not there, refused, no reply, a bad line."""
+
+
+class BadRequest(ValueError):
+    """A request line the server answers with an error (and keeps serving)."""
+
+
+# field type name -> (check, what is expected)
+FIELD_TYPES = {
+    "int": (lambda v: type(v) is int, "an integer"),
+    "str": (lambda v: isinstance(v, str) and v != "", "a non-empty string"),
+    "list[int]": (lambda v: isinstance(v, list) and all(type(x) is int for x in v), "a list of integers"),
+    "list[str]": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings"),
+}
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    doc: str
+    required: Mapping[str, str] = field(default_factory=dict)  # field -> type name
+    optional: Mapping[str, str] = field(default_factory=dict)
+
+    def fields(self) -> dict[str, str]:
+        return {**self.required, **self.optional}
+
+
+# The dealer panel's commands (controller/table's button map), plus status and subscribe.
+COMMANDS: dict[str, CommandSpec] = {
+    "status": CommandSpec("the table's state: round, shoe, hands so far, lamps, what it waits for"),
+    "subscribe": CommandSpec("turn this connection into the event stream"),
+    "place_bets": CommandSpec("open betting for the next round"),
+    "no_more_bets": CommandSpec("close betting; the deal may begin"),
+    "spots": CommandSpec("the live spots this round (fubacc, paigow)", {"spots": "list[int]"}),
+    "decide": CommandSpec("a spot's decision (fubacc: fold, play, hit, stay, bonus)", {"spot": "int", "decision": "str"}),
+    "confirm": CommandSpec("confirm the result: the round is settled"),
+    "void": CommandSpec("void the round (the supervisor key must be on)", {"reason": "str"}),
+    "reconstruct": CommandSpec("supervisor: key in a misread card, confirm an order, or resume a held round",
+                               optional={"card": "str", "order": "list[str]"}),
+    "new_shoe": CommandSpec("a new shoe is in"),
+    "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", {"seat": "int"}),
+}
+
+
+@dataclass(frozen=True)
+class ParsedRequest:
+    id: Any  # the client's id, echoed in the reply (int, str or None)
+    cmd: str
+    args: dict
+
+
+def encode(obj: Mapping[str, Any]) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def request_id(line: bytes) -> Any:
+    """The id of a request, if it can be read at all (for the error reply to a bad one)."""
+    try:
+        obj = json.loads(line.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError is a ValueError too
+        return None
+    rid = obj.get("id") if isinstance(obj, dict) else None
+    return rid if _good_id(rid) else None
+
+
+def _good_id(rid) -> bool:
+    return rid is None or isinstance(rid, str) or type(rid) is int
+
+
+def parse_request(line: bytes, commands: Mapping[str, CommandSpec] = COMMANDS) -> ParsedRequest:
+    """Raises BadRequest saying exactly what is wrong with the line."""
+    try:
+        text = line.decode("utf-8")  # json.loads(bytes) would guess UTF-16/32 from a BOM
+    except UnicodeDecodeError as error:
+        raise BadRequest(f"not UTF-8: {error}") from None
+    try:
+        obj = json.loads(text)
+    except ValueError as error:
+        raise BadRequest(f"bad JSON: {error}") from None
+    if not isinstance(obj, dict):
+        raise BadRequest(f"a request must be a JSON object, got {type(obj).__name__}")
+    rid = obj.pop("id", None)
+    if not _good_id(rid):
+        raise BadRequest(f"'id' must be an integer or a string, got {rid!r}")
+    if "cmd" not in obj:
+        raise BadRequest("missing field 'cmd'")
+    cmd = obj.pop("cmd")
+    if not isinstance(cmd, str) or cmd not in commands:
+        raise BadRequest(f"unknown command {cmd!r} (one of {', '.join(commands)})")
+    check_fields(cmd, obj, commands[cmd])
+    return ParsedRequest(rid, cmd, obj)
+
+
+def check_fields(cmd: str, args: Mapping[str, Any], spec: CommandSpec) -> None:
+    known = spec.fields()
+    for name in args:
+        if name not in known:
+            allowed = ", ".join(known) if known else "none"
+            raise BadRequest(f"{cmd}: unknown field {name!r} (fields: {allowed})")
+    for name, type_name in spec.required.items():
+        if name not in args:
+            raise BadRequest(f"{cmd}: missing field {name!r} ({FIELD_TYPES[type_name][1]})")
+    for name, value in args.items():
+        ok, expected = FIELD_TYPES[known[name]]
+        if not ok(value):
+            raise BadRequest(f"{cmd}: field {name!r} must be {expected}, got {value!r}")

@@ -1,0 +1,61 @@
+"""ControlClient's errors, against real sockets that misbehave in each way."""
+import socket
+import threading
+
+import pytest
+
+from controller.control import ControlClient, ControlError, parse_request
+from controller.control.protocol import BadRequest
+
+
+def test_no_socket_file(sock_dir):
+    with pytest.raises(ControlError, match=f"^no control socket at {sock_dir}/none.sock \\(is the daemon running\\?\\)$"):
+        ControlClient(f"{sock_dir}/none.sock")
+
+
+def test_a_socket_file_nobody_listens_on(sock_dir):
+    path = f"{sock_dir}/dead.sock"
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(path)
+    dead.close()
+    with pytest.raises(ControlError, match=f"^nothing is listening on {path} \\(the daemon is not running\\)$"):
+        ControlClient(path)
+
+
+def _listener(path):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.bind(path)
+    sock.listen(1)
+    return sock
+
+
+def test_a_daemon_that_never_answers(sock_dir):
+    path = f"{sock_dir}/mute.sock"
+    with _listener(path), ControlClient(path, timeout=0.05) as client:
+        with pytest.raises(ControlError, match=f"^no answer from the daemon on {path} within 0.05 s$"):
+            client.request("status")
+
+
+def test_a_daemon_that_hangs_up_or_talks_nonsense(sock_dir):
+    path = f"{sock_dir}/rude.sock"
+    with _listener(path) as listener:
+        def serve(reply: bytes):
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(1024)
+                conn.sendall(reply)
+
+        for reply, message in ((b"", f"the daemon closed {path} before answering 'status'"),
+                               (b"<html>\n", "the daemon sent a line that is not JSON")):
+            thread = threading.Thread(target=serve, args=(reply,))
+            thread.start()
+            with ControlClient(path, timeout=30) as client, pytest.raises(ControlError, match=message):
+                client.request("status")
+            thread.join()
+
+
+def test_parse_request_gives_typed_commands():
+    parsed = parse_request(b'{"id": "x", "cmd": "spots", "spots": [1, 3]}')
+    assert (parsed.id, parsed.cmd, parsed.args) == ("x", "spots", {"spots": [1, 3]})
+    with pytest.raises(BadRequest, match="player_dealer: missing field 'seat' \\(an integer\\)"):
+        parse_request(b'{"cmd": "player_dealer"}')
