@@ -156,7 +156,6 @@ class RestoreMixin:
             for step in r.steps:
                 if step[0] == "card":
                     self.play.add_card(card_from_code(step[1]))
-                    self.play.cards_seen += 1
                 else:
                     self.play.add_decision(step[1], step[2])
         except (Irregular, CardError) as err:

@@ -10,7 +10,6 @@ class RoundPlay:
         self.game, self.number, self.shoe = game, number, shoe
         self.state: RoundState = game.start(decks, spots)
         self.bets_closed = False
-        self.cards_seen = 0  # physical cards that came out while this round was open
         self.result: RoundResult | None = None
         self.irregularities: list[dict] = []
         self._step: Step | None = None  # the game's next step, until the state changes

@@ -139,7 +139,6 @@ class CardsMixin:
                 self._card_record(out, a, irr.rule.kind.value, step)
                 self._irregular(out, irr.rule, irr.detail, evidence)
                 return
-            self.play.cards_seen += 1
             record = self._card_record(out, a, "dealt", deal)
             out.publish("card", **record)
             self._advance(out)
@@ -179,8 +178,6 @@ class CardsMixin:
         """One `card` journal record per card that left the shoe (physical) and one more when a
         card that waited (held, or keyed in by the supervisor) is dealt (physical false)."""
         in_round = self.play is not None and (self._round_open() or status == "after_void")
-        if status == "after_void":
-            self.play.cards_seen += 1
         record = {
             "round": self.play.number if in_round else None, **a.to_json(), "status": status,
             "hand": deal.hand if deal is not None and status == "dealt" else None,

@@ -96,3 +96,12 @@ class Run:
         found = self.journal("void")
         assert found, "no void journaled"
         return found[-1]
+
+
+def fortune6_dealing() -> Run:
+    """Fortune 6 mid-deal: burn at counters 1-3, player 2h (4) and banker 3c (5) dealt."""
+    run = Run("fortune6")
+    run.baccarat_shoe()
+    run.open_round()
+    run.cards("2h", "3c")
+    return run

@@ -4,19 +4,11 @@ import pytest
 
 from controller.table import inputs as i
 from controller.table import machine as m
-from table_helpers import Run
-
-
-def dealing() -> Run:
-    run = Run("fortune6")
-    run.baccarat_shoe()  # counters 1..3
-    run.open_round()
-    run.cards("2h", "3c")  # counters 4, 5
-    return run
+from table_helpers import Run, fortune6_dealing
 
 
 def test_link_lost_mid_round_holds_and_a_matching_counter_resumes():
-    run = dealing()
+    run = fortune6_dealing()
     run.send(i.ShoeLinkLost("hang-up"))
     assert run.state == m.HELD and run.irregularity()["clause"] == "local ruling L4"
     assert run.lamps()["error"] == "fast" and [type(e).__name__ for e in run.timers()] == ["CancelTimer"]
@@ -31,7 +23,7 @@ def test_link_lost_mid_round_holds_and_a_matching_counter_resumes():
 
 
 def test_a_counter_that_moved_on_voids_as_a_missing_card():
-    run = dealing()
+    run = fortune6_dealing()
     run.send(i.ShoeLinkLost("hang-up"))
     run.send(i.ShoeLinkRestored(draw_counter=7))
     void = run.void()
@@ -42,7 +34,7 @@ def test_a_counter_that_moved_on_voids_as_a_missing_card():
 
 @pytest.mark.parametrize("counter", [None, 2])
 def test_a_counter_that_cannot_prove_the_order_voids_as_order_altered(counter):
-    run = dealing()
+    run = fortune6_dealing()
     run.send(i.ShoeLinkLost("unplugged"))
     run.send(i.ShoeLinkRestored(draw_counter=counter))
     void = run.void()
@@ -50,17 +42,17 @@ def test_a_counter_that_cannot_prove_the_order_voids_as_order_altered(counter):
 
 
 def test_a_card_after_the_link_came_back_is_its_own_proof():
-    run = dealing()
+    run = fortune6_dealing()
     run.send(i.ShoeLinkLost("hang-up"))
     run.card("Kh")  # counter 6 follows 5: nothing was missed
     assert run.state == m.DEALING and run.table.play.hands()["player"] == ["2h", "Kh"]
 
 
 def test_a_reboot_mid_round_resumes_only_when_the_shoe_kept_its_counter():
-    kept = dealing()
+    kept = fortune6_dealing()
     kept.send(i.ShoeRebooted(draw_counter=5))
     assert kept.state == m.DEALING and kept.journal("round_resumed")
-    reset = dealing()
+    reset = fortune6_dealing()
     reset.send(i.ShoeRebooted(draw_counter=0))
     assert reset.void()["clause"] == "local ruling L4, fortune6 §5.4"
 
@@ -88,7 +80,7 @@ def test_link_down_between_rounds_blocks_no_more_bets_and_unheard_cards_are_coun
 
 
 def test_link_lost_while_held_for_a_misread_keeps_the_hold():
-    run = dealing()
+    run = fortune6_dealing()
     run.card("??", misread=True)
     run.send(i.ShoeLinkLost("hang-up"))
     assert run.table.hold.need == "card"
@@ -99,7 +91,7 @@ def test_link_lost_while_held_for_a_misread_keeps_the_hold():
 
 
 def test_reconstructed_while_the_shoe_is_unheard_waits_for_its_counter():
-    run = dealing()
+    run = fortune6_dealing()
     run.card("??", misread=True)
     run.send(i.ShoeLinkLost("hang-up"))
     run.key()

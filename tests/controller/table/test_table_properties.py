@@ -3,6 +3,7 @@ clause, each command gets exactly one reply, effects keep the contract's order, 
 record is JSON (the journal stores canonical JSON)."""
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.table import inputs as i
@@ -123,38 +124,8 @@ def _run(game_key, script):
         json.dumps(table.snapshot(), allow_nan=False)
 
 
-_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@_SETTINGS
-@given(actions("fortune6"))
-def test_fortune6_random_inputs(script):
-    _run("fortune6", script)
-
-
-@_SETTINGS
-@given(actions("fafa4"))
-def test_fafa4_random_inputs(script):
-    _run("fafa4", script)
-
-
-@_SETTINGS
-@given(actions("fortune7"))
-def test_fortune7_random_inputs(script):
-    _run("fortune7", script)
-
-
-@_SETTINGS
-@given(actions("fubacc"))
-def test_fubacc_random_inputs(script):
-    _run("fubacc", script)
-
-
-@_SETTINGS
-@given(actions("paigow"))
-def test_paigow_random_inputs(script):
-    _run("paigow", script)
-
-
-def test_the_games_under_test_are_all_five():
-    assert set(GAMES) == {"fortune6", "fafa4", "fortune7", "fubacc", "paigow"}
+@pytest.mark.parametrize("game_key", GAMES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_inputs(game_key, data):
+    _run(game_key, data.draw(actions(game_key), label="script"))

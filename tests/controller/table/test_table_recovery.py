@@ -11,7 +11,7 @@ from controller.table.recovery import RecoveredRound, RecoveredShoe, TableRecove
 from controller.table.table import Table
 from games.cards import parse_card
 from games.registry import get_game
-from table_helpers import Run
+from table_helpers import Run, fortune6_dealing
 
 
 def records(effects) -> list[tuple[str, dict]]:
@@ -64,10 +64,7 @@ def test_a_result_journaled_but_not_settled_stands():
 
 
 def test_mid_round_it_waits_for_the_shoes_counter_then_resumes():
-    run = Run("fortune6")
-    run.baccarat_shoe()
-    run.open_round()
-    run.cards("2h", "3c")
+    run = fortune6_dealing()
     again = restored(run)
     assert again.state == m.HELD and again.irregularity()["clause"] == "local ruling L4"
     assert again.lamps()["supervisor"] == "fast"
@@ -78,10 +75,7 @@ def test_mid_round_it_waits_for_the_shoes_counter_then_resumes():
 
 
 def test_mid_round_a_card_drawn_while_the_daemon_was_down_voids():
-    run = Run("fortune6")
-    run.baccarat_shoe()
-    run.open_round()
-    run.cards("2h", "3c")
+    run = fortune6_dealing()
     again = restored(run)
     again.send(i.ShoeLinkRestored(draw_counter=run.counter + 1))
     assert again.void()["clause"] == "local ruling L4, fortune6 §5.2"
