@@ -7,8 +7,7 @@ import pytest
 from controller.table import machine as m
 from controller.table.dealer import deal_shoe
 from controller.table.effects import Journal
-from controller.table.inputs import CutCard
-from controller.table.settings import TableSettings
+from controller.table.inputs import CutCard, ShoeEmpty
 from controller.table.table import Table
 from games.cards import parse_card
 from games.registry import get_game
@@ -208,6 +207,9 @@ def test_paigow_deck_per_round_and_house_way_default():
         assert run.state == m.AWAITING
         assert run.cmd("decide", spot=2).ok  # no decision: the House Way
         assert run.state == m.RESULT
+        lamps = run.lamps()  # As-7s suited: a seven-card straight flush wins the Fortune Bonus
+        assert lamps["spot2"] == "on" and lamps["spot2_fortune_bonus"] == "on" and lamps["spot1"] == "off"
+        assert run.journal("result")[-1]["spots"]["2"]["bets"]["fortune_bonus"]["result"] == "win"
         run.cmd("confirm")
     assert [s["event"] for s in run.journal("shoe")].count("new_deck") == 2
     assert not run.journal("irregularity")
@@ -240,3 +242,16 @@ def test_fortune7_nobody_holding_the_position_deals_no_hand():
     assert not refused.ok and "player-dealer" in refused.message
     run.cmd("select_spot", spot=4)
     assert run.cmd("player_dealer").ok and run.table.bank.holder == 4
+
+
+def test_shoe_events_between_rounds():
+    run = Run("fortune6")
+    run.baccarat_shoe()
+    run.send(ShoeEmpty())
+    assert run.table.shoe.state == m.FINISHED and not run.journal("irregularity")
+    assert "new shoe is needed" in run.cmd("place_bets").message
+    paigow = Run("paigow")
+    paigow.new_shoe()
+    paigow.send(CutCard())
+    assert paigow.journal("shoe")[-1]["ignored"] == "a fresh deck every round"
+    assert paigow.table.shoe.state == m.IN_PLAY

@@ -4,7 +4,7 @@ import pytest
 from controller.table import inputs as i
 from controller.table import machine as m
 from games.cards import JOKER, parse_card
-from table_helpers import BACCARAT, Run
+from table_helpers import Run
 
 
 def baccarat_round(game="fortune6", **settings) -> Run:
