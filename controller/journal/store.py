@@ -39,6 +39,10 @@ CREATE INDEX records_by_kind ON records(kind, seq);
 #            every other commit survives a crash of the process, not a power cut.
 # "always":  fsync every commit.
 SYNC_MODES = ("results", "always")
+# SQLite checkpoints the WAL inside whichever commit crosses this many pages; that commit
+# then takes milliseconds. The daemon calls checkpoint() between rounds instead, so this
+# large default is only a safety net (bench/bench_journal.py measures both).
+AUTOCHECKPOINT_PAGES = 10000
 
 
 def _utc_now() -> str:
@@ -84,11 +88,12 @@ class Journal:
     """The writer. `append` returns only once the record is committed (and fsynced when
     durable). Use from one thread: sqlite3 refuses a connection shared across threads."""
 
-    def __init__(self, path: str | os.PathLike, sync: str = "results"):
+    def __init__(self, path: str | os.PathLike, sync: str = "results", autocheckpoint_pages: int = AUTOCHECKPOINT_PAGES):
         if sync not in SYNC_MODES:
             raise JournalError(f"journal sync {sync!r}: expected one of {', '.join(SYNC_MODES)}")
         self.path = Path(path)
         self.sync = sync
+        self._autocheckpoint = autocheckpoint_pages
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._owner = threading.get_ident()
         self._lock_fd = self._lock(self.path)
@@ -118,6 +123,7 @@ class Journal:
             if mode != "wal":
                 raise JournalError(f"{self.path}: cannot use WAL mode (got {mode!r})")
             conn.execute("PRAGMA synchronous=" + ("FULL" if self.sync == "always" else "NORMAL"))
+            conn.execute(f"PRAGMA wal_autocheckpoint={int(self._autocheckpoint)}")
             _check_schema(conn, self.path, create=True)
         except sqlite3.DatabaseError as error:
             raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
@@ -155,6 +161,16 @@ class Journal:
             raise JournalError(f"{self.path}: cannot append {kind} record {seq}: {error}") from None
         self.head_seq, self.head_hash = seq, digest
         return record_from_row(row)
+
+    def checkpoint(self) -> tuple[int, int]:
+        """Copy the WAL into the database file now, at a quiet moment (betting open, no card
+        due), so no append has to. PASSIVE: never waits for readers, so a reader holding an
+        old snapshot may leave frames behind. Returns (frames in the WAL, frames copied)."""
+        try:
+            _, frames, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.path}: checkpoint failed: {error}") from None
+        return frames, copied
 
     def records(self, since: int = 0) -> Iterator[Record]:
         return iter_records(self._conn, since)

@@ -159,3 +159,15 @@ def test_payloads_round_trip_unicode_and_nesting(journal, journal_path):
     [record] = list(iter_records(conn))
     conn.close()
     assert record.payload == payload and json.loads(record.payload_text) == payload
+
+
+def test_checkpoint_copies_the_wal_between_rounds_and_autocheckpoint_is_a_safety_net(journal_path):
+    with Journal(journal_path) as writer:
+        assert writer.connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 10000
+        for i in range(50):
+            writer.append("card", {"round": 1, "n": i})
+        frames, copied = writer.checkpoint()
+        assert frames > 0 and copied == frames
+        assert writer.checkpoint() == (frames, frames)  # nothing new since
+    with Journal(journal_path, autocheckpoint_pages=1000) as writer:
+        assert writer.connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
