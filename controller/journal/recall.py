@@ -15,12 +15,15 @@ def last_rounds(path: str | os.PathLike, n: int = DEFAULT_RECALL) -> list[RoundV
         raise ValueError(f"n must be at least 1, got {n}")
     conn = open_readonly(path)
     try:
-        numbers = [row[0] for row in conn.execute(
-            "SELECT DISTINCT round FROM records WHERE round IS NOT NULL ORDER BY round DESC LIMIT ?", (n,))]
-        if not numbers:
+        opened = conn.execute(
+            "SELECT round, seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT ?", (n,)).fetchall()
+        if not opened:
             return []
+        numbers = [number for number, _ in opened]
         marks = ",".join("?" * len(numbers))
-        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE round IN ({marks}) ORDER BY seq", numbers)
+        # a round's records all follow its round_opened: scan the primary key from the oldest
+        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND round IN ({marks}) ORDER BY seq",
+                            [min(seq for _, seq in opened), *numbers])
         views = fold_rounds(record_from_row(row) for row in rows)
     finally:
         conn.close()

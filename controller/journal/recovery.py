@@ -39,7 +39,7 @@ class ShoeState:
 @dataclass(frozen=True)
 class Recovery:
     last_seq: int  # 0 for an empty journal
-    last_round: int  # 0 if no round was ever opened
+    last_round: int  # the highest round_opened (0 if none): rounds are numbered on from it
     interrupted: RoundView | None  # status "open" (void it or resume) or "decided" (result stands)
     shoe: ShoeState
 
@@ -67,17 +67,19 @@ def recover(source: Journal | str | os.PathLike) -> Recovery:
 
 
 def _recover(conn: sqlite3.Connection) -> Recovery:
-    last_seq, last_round = conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(round), 0) FROM records").fetchone()
-    interrupted = None
-    if last_round:
-        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE round = ? ORDER BY seq", (last_round,))
+    last_seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM records").fetchone()[0]
+    opened = conn.execute(
+        "SELECT round, seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT 1").fetchone()
+    last_round, interrupted = (opened[0] if opened else 0), None
+    if opened:
+        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND round = ? ORDER BY seq", (opened[1], last_round))
         view = fold_rounds(record_from_row(row) for row in rows)[last_round]
         interrupted = None if view.finished else view
     return Recovery(last_seq, last_round, interrupted, _shoe_state(conn))
 
 
 def _shoe_start(conn: sqlite3.Connection) -> tuple[int, int] | None:
-    """(seq, shoe number) of the last "new shoe" record."""
+    """(seq, shoe number) of the last "new shoe" record (the shoe_events index)."""
     for row in conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
         payload = record_from_row(row).payload
         if payload.get("event") == "new":
