@@ -71,9 +71,9 @@ class TableRecovery:
         last_round, spots, bank, brief, codes = 0, None, None, None, []
         current: dict | None = None
         for kind, p in records:
-            if isinstance(p.get("shoe"), Mapping):
-                brief = p["shoe"]
-            if kind == "shoe" and p.get("event") in ("new_shoe", "new_deck"):
+            if isinstance(p.get("shoe_state"), Mapping):
+                brief = p["shoe_state"]
+            if kind == "shoe" and p.get("event") in ("new", "new_deck"):
                 codes = []
             elif kind == "round_opened":
                 last_round = max(last_round, int(p["round"]))
@@ -84,7 +84,7 @@ class TableRecovery:
                 if current is not None and p.get("round") == current["number"]:
                     current["spots"] = spots
             elif kind == "card":
-                if (p.get("physical", True) or p.get("keyed_in")) and p.get("card") is not None:
+                if (not p.get("reconstructed") or p.get("keyed_in")) and p.get("card") is not None:
                     codes.append(int(p["code"]))
                 if current is not None and p.get("status") == "dealt" and p.get("round") == current["number"]:
                     current["steps"].append(("card", int(p["code"])))
@@ -143,7 +143,7 @@ class RestoreMixin:
         if recovery.round is not None:
             outcome = self._restore_round(out, recovery.round)
         out.journal("recovered", {"last_round": recovery.last_round, "round": getattr(recovery.round, "number", None),
-                                  "outcome": outcome, "state": self.state, "shoe": self._shoe_brief()}, durable=True)
+                                  "outcome": outcome, "state": self.state, "shoe_state": self._shoe_brief()}, durable=True)
         out.publish("recovered", outcome=outcome, state=self.state)
         self._timers(out)
         return out.effects(self._lamps())

@@ -139,9 +139,9 @@ class Table(CardsMixin, DeviceMixin, CommandsMixin, RoundsMixin, RestoreMixin):
                 "rounds_left": s.rounds_left, "draw_counter": s.last_counter}
 
     def _shoe_event(self, out: Out, event: str, durable: bool = False, **fields) -> None:
-        payload = {"event": event, **fields, "shoe": self._shoe_brief()}
+        payload = {"event": event, **fields, "shoe": self.shoe.number, "shoe_state": self._shoe_brief()}
         out.journal("shoe", payload, durable)
-        out.publish("shoe", what=event, **fields, shoe=payload["shoe"])
+        out.publish("shoe", what=event, **fields, shoe=self.shoe.number, shoe_state=payload["shoe_state"])
 
     # ------------------------------------------------------------ Fortune 7's player-dealer
 

@@ -175,14 +175,15 @@ class CardsMixin:
         return evidence
 
     def _card_record(self, out: Out, a: Arrival, status: str, deal: Deal | None = None) -> dict:
-        """One `card` journal record per card that left the shoe (physical) and one more when a
-        card that waited (held, or keyed in by the supervisor) is dealt (physical false)."""
+        """One `card` journal record per card that left the shoe, and one more when a card that
+        waited in a hold, or was keyed in by the supervisor, is dealt (`reconstructed`: the
+        shoe counted it once already)."""
         in_round = self.play is not None and (self._round_open() or status == "after_void")
         record = {
             "round": self.play.number if in_round else None, **a.to_json(), "status": status,
             "hand": deal.hand if deal is not None and status == "dealt" else None,
             "position": deal.position if deal is not None and status == "dealt" else None,
-            "physical": not a.replayed, "keyed_in": a.keyed_in, "shoe": self._shoe_brief(),
+            "reconstructed": a.replayed, "keyed_in": a.keyed_in, "shoe_state": self._shoe_brief(),
         }
         out.journal("card", record)
         return record

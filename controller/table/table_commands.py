@@ -176,7 +176,7 @@ class CommandsMixin:
         if not self.flow.trigger("close_bets"):
             raise Refusal("the shoe is not heard")
         self.play.bets_closed = True
-        payload = {"round": self.play.number, "spots": list(self.play.spots), "shoe": self._shoe_brief()}
+        payload = {"round": self.play.number, "spots": list(self.play.spots), "shoe_state": self._shoe_brief()}
         out.journal("bets_closed", payload)
         out.publish("bets_closed", **payload)
         out.answer(True, f"round {self.play.number}: no more bets")
@@ -212,7 +212,7 @@ class CommandsMixin:
         if self.state != m.RESULT:
             raise Refusal(f"no result to confirm ({self._round_no_text()} is {self.state})")
         self.flow.trigger("settle")
-        payload = {"round": self.play.number, "shoe": self._shoe_brief()}
+        payload = {"round": self.play.number, "shoe_state": self._shoe_brief()}
         out.journal("settled", payload, durable=True)
         out.publish("settled", round=self.play.number)
         self._round_ended(out, settled=True)
@@ -330,7 +330,7 @@ class CommandsMixin:
             raise Refusal(f"{self._round_no_text()} is in progress ({self.state}): settle or void it first")
         self.shoe.load()
         self.notes.clear()
-        self._shoe_event(out, "new_shoe", durable=True, burn=self.settings.burn)
+        self._shoe_event(out, "new", durable=True, burn=self.settings.burn)
         then = "burn: turn the first card" if self.shoe.burning else "place bets when ready"
         out.answer(True, f"shoe {self.shoe.number} in: {then}", shoe=self.shoe.number)
 

@@ -107,7 +107,7 @@ class RoundsMixin:
         payload = {
             "round": play.number, "kind": rule.kind.value, "clause": rule.clause, "reason": detail,
             "evidence": evidence, "cards": play.cards_json(), "hands": play.hands(), "by": by,
-            "shoe": self._shoe_brief(),
+            "shoe_state": self._shoe_brief(),
         }
         out.journal("void", payload, durable=True)
         out.publish("void", **payload)

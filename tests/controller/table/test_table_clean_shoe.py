@@ -27,7 +27,7 @@ def test_burn_rounds_cut_card_one_more_round_then_finished(game):
     assert not refused.ok and "burn" in refused.message
     run.cards(*(("2s", "Kd", "Qc") if game != "fafa4" else ("2-fire", "S-gold", "L-wood")))
     assert run.table.shoe.state == m.IN_PLAY and run.table.shoe.burned == 3
-    assert [s["event"] for s in run.journal("shoe")] == ["new_shoe", "burn_done"]
+    assert [s["event"] for s in run.journal("shoe")] == ["new", "burn_done"]
     nine, eight = ("9h", "8d") if game != "fafa4" else ("9-fire", "8-gold")
     zero = "Kh" if game != "fafa4" else "F-wood"
     for _ in range(2):  # naturals: no third cards

@@ -184,7 +184,7 @@ def test_two_cards_at_once_after_the_initial_deal_hold_until_the_order_is_confir
     assert result["hands"]["player"]["cards"] == ["2h", "Kh", "4d"]
     assert result["hands"]["banker"]["cards"] == ["3c", "Kd", "5s"]
     dealt = [c for c in run.journal("card") if c["status"] == "dealt"]
-    assert [c["physical"] for c in dealt[-2:]] == [False, False]
+    assert [c["reconstructed"] for c in dealt[-2:]] == [True, True]
 
 
 def test_a_late_double_draw_the_supervisor_cannot_order_is_void_under_order_altered():
@@ -214,7 +214,7 @@ def test_a_misread_holds_and_the_supervisor_keys_in_the_card():
     assert run.table.play.hands() == {"player": ["9h", "Kh"], "banker": ["Kd"]}
     assert run.table.shoe.unknown == 0 and run.table.shoe.drawn == 6
     keyed = [c for c in run.journal("card") if c["keyed_in"]]
-    assert keyed[0]["card"] == "Kd" and keyed[0]["physical"] is False and keyed[0]["hand"] == "banker"
+    assert keyed[0]["card"] == "Kd" and keyed[0]["reconstructed"] is True and keyed[0]["hand"] == "banker"
 
 
 def test_a_misread_the_supervisor_cannot_key_in_is_void_as_order_altered():
