@@ -51,8 +51,9 @@ class Table(CardsMixin, DeviceMixin, CommandsMixin, RoundsMixin, RestoreMixin):
         self.game = get_game(game_key)
         self.decks = self.game.default_decks if decks is None else decks
         if self.decks not in self.game.deck_counts:
-            raise ValueError(f"{game_key} is played with {self.game.deck_counts[0]}-{self.game.deck_counts[-1]} "
-                             f"decks, not {self.decks}")
+            counts = self.game.deck_counts
+            allowed = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+            raise ValueError(f"{game_key} is played with {allowed} deck(s), not {self.decks}")
         self.settings = (settings or TableSettings.for_game(self.game)).check(self.game)
         self.shape = m.game_shape(self.game.key)
         self.flow = RoundFlow(self)

@@ -140,3 +140,19 @@ def test_a_card_argument_that_is_not_a_card_is_refused_by_name():
     assert not reply.ok and "card: 1 is not a card" in reply.message
     reply = run.cmd("reconstruct", cards=["Kd", "Qd"])
     assert not reply.ok and "key in 1 card(s)" in reply.message and run.state == m.HELD
+
+
+def test_a_table_that_cannot_be_built_says_why():
+    from controller.table.settings import SettingsError, TableSettings
+    from controller.table.table import Table
+    from games.registry import UnknownGame
+    with pytest.raises(UnknownGame, match="unknown game 'craps'"):
+        Table("craps")
+    with pytest.raises(ValueError, match=r"fortune7 is played with 8 deck\(s\), not 6"):
+        Table("fortune7", decks=6)
+    with pytest.raises(SettingsError, match="cut_card_rounds: -1 is not a count"):
+        Table("fortune6", settings=TableSettings(cut_card_rounds=-1))
+    with pytest.raises(SettingsError, match="spots: spot 7 is not a seat of paigow"):
+        Table("paigow", settings=TableSettings(spots=(7,)))
+    with pytest.raises(SettingsError, match="player_dealer_seat: 9 is not one of"):
+        Table("fortune7", settings=TableSettings(player_dealer_seat=9))
