@@ -72,7 +72,10 @@ def _hand_line(label: str, hand: dict) -> str:
 
 
 def _bet_lines(bets: dict, indent: str) -> list[str]:
-    return [f"{indent}{key}: {bet['result']}" + (f" {bet['pays']}" if bet["pays"] else "") for key, bet in bets.items()]
+    return [
+        f"{indent}{key}: {bet['result']}" + (f" {bet['pays']}" if bet["pays"] not in (None, bet["result"]) else "")
+        for key, bet in bets.items()
+    ]
 
 
 def _text(out: dict) -> str:
