@@ -27,9 +27,12 @@ def _parser() -> Parser:
 
 
 def _card_text(card) -> str:
-    text = card.card or "??"
-    notes = [card.hand or "?"] + (["keyed in"] if card.reconstructed else []) + (["misread"] if card.card is None else [])
-    return f"{text} ({', '.join(notes)})"
+    """`As (player)`; a card that was not dealt to a hand says why: `Kd (extra)`."""
+    dealt = card.status in (None, "dealt")
+    notes = [card.hand or "?"] if dealt else [card.status]
+    notes += ["keyed in"] if card.keyed_in else ["again"] if card.reconstructed else []
+    notes += ["misread"] if card.card is None and card.status != "misread" else []
+    return f"{card.card or '??'} ({', '.join(notes)})"
 
 
 def _result_lines(result: dict) -> list[str]:

@@ -11,7 +11,7 @@ See docs/journal.md for the record kinds and the hash formula.
 from controller.journal.export import export_jsonl
 from controller.journal.recall import DEFAULT_RECALL, last_rounds
 from controller.journal.records import GENESIS, JournalError, Record, canonical_json, record_hash
-from controller.journal.recovery import Recovery, ShoeState, recover
+from controller.journal.recovery import Recovery, ShoeState, recover, restart_records
 from controller.journal.rounds import CardSeen, RoundView, fold_rounds
 from controller.journal.store import SYNC_MODES, Journal, iter_records, open_readonly
 from controller.journal.verify import VerifyReport, verify
@@ -19,5 +19,5 @@ from controller.journal.verify import VerifyReport, verify
 __all__ = [
     "CardSeen", "DEFAULT_RECALL", "GENESIS", "Journal", "JournalError", "Record", "Recovery",
     "RoundView", "SYNC_MODES", "ShoeState", "VerifyReport", "canonical_json", "export_jsonl",
-    "fold_rounds", "iter_records", "last_rounds", "open_readonly", "record_hash", "recover", "verify",
+    "fold_rounds", "iter_records", "last_rounds", "open_readonly", "record_hash", "recover", "restart_records", "verify",
 ]

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass
+from typing import Iterator
 
-from controller.journal.records import COLUMNS, record_from_row
+from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, card_seen, fold_rounds
 from controller.journal.store import Journal, open_readonly
 
@@ -78,13 +79,47 @@ def _recover(conn: sqlite3.Connection) -> Recovery:
     return Recovery(last_seq, last_round, interrupted, _shoe_state(conn))
 
 
+SHOE_STARTS = ("new", "new_deck")  # a new shoe; Pai Gow: a new deck each round
+STICKY_KINDS = {"spots": "spots_set", "player_dealer": "player_dealer_set"}  # kind -> its index: settings that hold until set again
+
+
 def _shoe_start(conn: sqlite3.Connection) -> tuple[int, int] | None:
-    """(seq, shoe number) of the last "new shoe" record (the shoe_events index)."""
+    """(seq, shoe number) of the last record that began a shoe (the shoe_events index)."""
     for row in conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
         payload = record_from_row(row).payload
-        if payload.get("event") == "new":
+        if payload.get("event") in SHOE_STARTS:
             return row[0], payload.get("shoe")
     return None
+
+
+def restart_records(source: Journal | str | os.PathLike) -> list[Record]:
+    """The records a restart needs, oldest first, without reading the whole journal: the last
+    record of each sticky setting (live spots, Fortune 7's player-dealer) and everything from
+    the start of the current shoe or the last round_opened, whichever is earlier. Folding
+    these gives what folding every record gives (controller/table's TableRecovery)."""
+    if isinstance(source, Journal):
+        return _restart_records(source.connection)
+    conn = open_readonly(source)
+    try:
+        return _restart_records(conn)
+    finally:
+        conn.close()
+
+
+def _restart_records(conn: sqlite3.Connection) -> list[Record]:
+    shoe = _shoe_start(conn)
+    row = conn.execute("SELECT seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT 1").fetchone()
+    last_opened = row[0] if row else None
+    starts = [seq for seq in (shoe[0] if shoe else None, last_opened) if seq is not None]
+    from_seq = min(starts) if starts else conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM records").fetchone()[0]
+    sticky = []
+    for kind, index in STICKY_KINDS.items():  # spelled out: a partial index needs the literal
+        row = conn.execute(f"SELECT {COLUMNS} FROM records INDEXED BY {index} WHERE kind = '{kind}' AND seq < ? "
+                           "ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
+        sticky += [record_from_row(row)] if row else []
+    tail = [record_from_row(row) for row in conn.execute(
+        f"SELECT {COLUMNS} FROM records WHERE seq >= ? ORDER BY seq", (from_seq,))]
+    return sorted(sticky, key=lambda r: r.seq) + tail
 
 
 def _shoe_state(conn: sqlite3.Connection) -> ShoeState:
@@ -106,11 +141,11 @@ def _shoe_state(conn: sqlite3.Connection) -> ShoeState:
             counter = seen.draw_counter if seen.draw_counter is not None else counter
         elif record.kind == "round_opened":
             after_cut += 1 if cut else 0
-        elif payload.get("event") == "burn":
-            burned = list(payload.get("cards") or [])
+        elif payload.get("event") in ("burn", "burn_done"):
+            burned = list(payload.get("cards") or [])  # burn cards listed here or journaled as card records
             burn, dealt = True, dealt + len(burned)
             cards.extend(burned)
-        elif payload.get("event") == "cut_card":
+        elif payload.get("event") == "cut_card" and not payload.get("ignored"):
             cut = True
         elif payload.get("event") == "finished":
             finished = True

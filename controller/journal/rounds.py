@@ -22,13 +22,15 @@ class CardSeen:
     hand: str | None
     position: int | None
     draw_counter: int | None
-    reconstructed: bool = False  # keyed in by the supervisor for a misread (local ruling L5)
+    reconstructed: bool = False  # dealt again from a hold or keyed in: the shoe counted it already
+    keyed_in: bool = False  # keyed in by the supervisor for a misread (local ruling L5)
+    status: str | None = None  # the table's word: "dealt", "burn", "extra", "misread", "after_void", ...
 
     def to_json(self) -> dict:
         return {
             "seq": self.seq, "card": self.card, "code": self.code, "hand": self.hand,
             "position": self.position, "draw_counter": self.draw_counter,
-            "reconstructed": self.reconstructed,
+            "reconstructed": self.reconstructed, "keyed_in": self.keyed_in, "status": self.status,
         }
 
 
@@ -36,7 +38,8 @@ def card_seen(seq: int, p: dict[str, Any]) -> CardSeen:
     return CardSeen(
         seq=seq, card=p.get("card"), code=p.get("code"), hand=p.get("hand"),
         position=p.get("position"), draw_counter=p.get("draw_counter"),
-        reconstructed=bool(p.get("reconstructed", False)),
+        reconstructed=bool(p.get("reconstructed", False)), keyed_in=bool(p.get("keyed_in", False)),
+        status=p.get("status"),
     )
 
 

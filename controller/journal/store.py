@@ -34,6 +34,8 @@ CREATE TABLE records (
 -- Partial indexes: a card append updates neither (each index on every row costs ~10 us).
 CREATE INDEX rounds_opened ON records(round, seq) WHERE kind = 'round_opened';
 CREATE INDEX shoe_events ON records(seq) WHERE kind = 'shoe';
+CREATE INDEX spots_set ON records(seq) WHERE kind = 'spots';
+CREATE INDEX player_dealer_set ON records(seq) WHERE kind = 'player_dealer';
 """
 
 # "results": fsync only the commits asked for with durable=True (results, voids);
