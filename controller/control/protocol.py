@@ -41,20 +41,26 @@ class CommandSpec:
         return {**self.required, **self.optional}
 
 
-# The dealer panel's commands (controller/table's button map), plus status and subscribe.
+# The dealer panel's commands, as controller/table takes them (controller.table.inputs.COMMANDS;
+# a test keeps the two lists equal), plus subscribe. Optional fields default as the panel's
+# buttons do: the selected spot, the game's default decision, the hold's own clause.
 COMMANDS: dict[str, CommandSpec] = {
     "status": CommandSpec("the table's state: round, shoe, hands so far, lamps, what it waits for"),
     "subscribe": CommandSpec("turn this connection into the event stream"),
     "place_bets": CommandSpec("open betting for the next round"),
-    "no_more_bets": CommandSpec("close betting; the deal may begin"),
     "spots": CommandSpec("the live spots this round (fubacc, paigow)", {"spots": "list[int]"}),
-    "decide": CommandSpec("a spot's decision (fubacc: fold, play, hit, stay, bonus)", {"spot": "int", "decision": "str"}),
+    "select_spot": CommandSpec("a spot button: toggles a live spot while betting, else selects it", {"spot": "int"}),
+    "no_more_bets": CommandSpec("close betting; the deal may begin"),
+    "decide": CommandSpec("a spot's decision (fubacc: fold, play, hit, stay, bonus; paigow: house or a low hand)",
+                          optional={"spot": "int", "decision": "str"}),
     "confirm": CommandSpec("confirm the result: the round is settled"),
-    "void": CommandSpec("void the round (the supervisor key must be on)", {"reason": "str"}),
+    "void": CommandSpec("supervisor: void the round (the key must be on); kind names the irregularity",
+                        optional={"reason": "str", "kind": "str"}),
     "reconstruct": CommandSpec("supervisor: key in a misread card, confirm an order, or resume a held round",
-                               optional={"card": "str", "order": "list[str]"}),
-    "new_shoe": CommandSpec("a new shoe is in"),
-    "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", {"seat": "int"}),
+                               optional={"card": "str", "cards": "list[str]", "order": "list[str]"}),
+    "misdeal": CommandSpec("dealer: a hand got the wrong number of cards", optional={"hand": "str"}),
+    "new_shoe": CommandSpec("a new shoe is in (the burn follows when configured)"),
+    "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
 }
 
 

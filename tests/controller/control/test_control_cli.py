@@ -11,6 +11,9 @@ from controller.cli import main
 from controller.cli.watch import event_text
 
 
+SENDABLE = "place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
+
+
 def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -37,6 +40,10 @@ def test_status_finds_the_socket_through_a_config_file(capsys, server, sock_path
     (["decide", "spot=3", "decision=play"], ("decide", {"spot": 3, "decision": "play"})),
     (["spots", "spots=1,3,5"], ("spots", {"spots": [1, 3, 5]})),
     (["reconstruct", "card=Ts"], ("reconstruct", {"card": "Ts"})),
+    (["reconstruct", "order=Kd,5s"], ("reconstruct", {"order": ["Kd", "5s"]})),
+    (["void", "kind=misread"], ("void", {"kind": "misread"})),
+    (["decide"], ("decide", {})),
+    (["misdeal", "hand=banker"], ("misdeal", {"hand": "banker"})),
     (["player_dealer", "--seat", "4"], ("player_dealer", {"seat": 4})),
 ])
 def test_send_passes_typed_commands_to_the_loop(capsys, server, sock_path, loop, argv, received):
@@ -51,11 +58,10 @@ def test_a_refused_command_exits_1_with_the_daemons_reason(capsys, server, sock_
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["send", "dance"], "unknown command 'dance' (one of place_bets, no_more_bets, spots, decide, confirm, void, "
-                        "reconstruct, new_shoe, player_dealer)"),
-    (["send", "subscribe"], "unknown command 'subscribe' (use `tablectl watch`) (one of place_bets, no_more_bets, "
-                            "spots, decide, confirm, void, reconstruct, new_shoe, player_dealer)"),
-    (["send", "void"], "void: missing field 'reason' (a non-empty string)"),
+    (["send", "dance"], f"unknown command 'dance' (one of {SENDABLE})"),
+    (["send", "subscribe"], f"unknown command 'subscribe' (use `tablectl watch`) (one of {SENDABLE})"),
+    (["send", "select_spot"], "select_spot: missing field 'spot' (an integer)"),
+    (["send", "void", "--reason", ""], "void: field 'reason' must be a non-empty string, got ''"),
     (["send", "decide", "spot=three", "decision=play"], "decide: spot='three': expected an integer"),
     (["send", "spots", "spots=1,x"], "spots: spots='1,x': expected integers separated by commas"),
     (["send", "confirm", "now"], "'now': expected FIELD=VALUE"),

@@ -57,5 +57,13 @@ def test_a_daemon_that_hangs_up_or_talks_nonsense(sock_dir):
 def test_parse_request_gives_typed_commands():
     parsed = parse_request(b'{"id": "x", "cmd": "spots", "spots": [1, 3]}')
     assert (parsed.id, parsed.cmd, parsed.args) == ("x", "spots", {"spots": [1, 3]})
-    with pytest.raises(BadRequest, match="player_dealer: missing field 'seat' \\(an integer\\)"):
-        parse_request(b'{"cmd": "player_dealer"}')
+    with pytest.raises(BadRequest, match="select_spot: missing field 'spot' \\(an integer\\)"):
+        parse_request(b'{"cmd": "select_spot"}')
+
+
+def test_the_socket_takes_exactly_the_tables_commands():
+    """One vocabulary: what the socket validates is what controller/table handles."""
+    from controller.control import COMMANDS
+    from controller.table.inputs import COMMANDS as TABLE_COMMANDS
+
+    assert set(COMMANDS) == set(TABLE_COMMANDS) | {"subscribe"}

@@ -74,9 +74,10 @@ BAD_LINES = [
     (b"[1, 2]\n", None, "a request must be a JSON object, got list"),
     (b'{"id": 7}\n', 7, "missing field 'cmd'"),
     (b'{"id": [7], "cmd": "status"}\n', None, "'id' must be an integer or a string, got [7]"),
-    (b'{"id": 8, "cmd": "dance"}\n', 8, "unknown command 'dance' (one of status, subscribe, place_bets, no_more_bets, "
-                                        "spots, decide, confirm, void, reconstruct, new_shoe, player_dealer)"),
-    (b'{"id": 9, "cmd": "void"}\n', 9, "void: missing field 'reason' (a non-empty string)"),
+    (b'{"id": 8, "cmd": "dance"}\n', 8, "unknown command 'dance' (one of status, subscribe, place_bets, spots, "
+                                        "select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, "
+                                        "new_shoe, player_dealer)"),
+    (b'{"id": 9, "cmd": "select_spot"}\n', 9, "select_spot: missing field 'spot' (an integer)"),
     (b'{"id": "a", "cmd": "decide", "spot": "3", "decision": "play"}\n', "a", "decide: field 'spot' must be an integer, got '3'"),
     (b'{"id": 10, "cmd": "confirm", "force": true}\n', 10, "confirm: unknown field 'force' (fields: none)"),
     (b'{"id": 11, "cmd": "spots", "spots": [1, "3"]}\n', 11, "spots: field 'spots' must be a list of integers, got [1, '3']"),
