@@ -154,25 +154,26 @@ def _game_defaults(sections, game, problems):
     shoe, table = sections["shoe"], sections["table"]
     if shoe.burn is None:
         shoe = replace(shoe, burn=game.key in GAMES_THAT_BURN)
-    if not game.uses_spots:
-        table = replace(table, seats=0)
-    elif table.seats is None:
-        table = replace(table, seats=game.max_spots)
-    elif table.seats > game.max_spots:
-        problems.append(("table.seats", f"{table.seats} is more spots than {game.key} has (1-{game.max_spots})"))
+    if shoe.deck_per_round is None:
+        shoe = replace(shoe, deck_per_round=game.key not in GAMES_THAT_BURN)
+    if game.uses_spots and not all(1 <= s <= game.max_spots for s in table.spots):
+        problems.append(("table.spots", f"expected seats from 1 to {game.max_spots} ({game.key}), got {list(table.spots)}"))
     return {**sections, "shoe": shoe, "table": table}
 
 
 def _cross_checks(sections, base_dir, problems):
-    timeouts, table = sections["timeouts"], sections["table"]
+    timeouts, table, f7 = sections["timeouts"], sections["table"], sections["fortune7"]
     if timeouts.reconnect_max_s < timeouts.reconnect_min_s:
         problems.append(("timeouts.reconnect_max_s",
                          f"expected at least reconnect_min_s ({timeouts.reconnect_min_s}), got {timeouts.reconnect_max_s}"))
-    spots = table.default_spots
-    if len(set(spots)) != len(spots) or not spots:
-        problems.append(("table.default_spots", f"expected distinct seat numbers, at least one, got {list(spots)}"))
-    elif table.seats and not all(1 <= s <= table.seats for s in spots):
-        problems.append(("table.default_spots", f"expected seats from 1 to {table.seats}, got {list(spots)}"))
+    for key, seats in (("table.spots", table.spots), ("fortune7.player_dealer_seats", f7.player_dealer_seats)):
+        if not seats or len(set(seats)) != len(seats):
+            problems.append((key, f"expected distinct seat numbers, at least one, got {list(seats)}"))
+    if not all(1 <= s <= 7 for s in f7.player_dealer_seats):
+        problems.append(("fortune7.player_dealer_seats", f"expected seats from 1 to 7, got {list(f7.player_dealer_seats)}"))
+    elif f7.player_dealer_seat is not None and f7.player_dealer_seat not in f7.player_dealer_seats:
+        problems.append(("fortune7.player_dealer_seat",
+                         f"expected one of player_dealer_seats {list(f7.player_dealer_seats)}, got {f7.player_dealer_seat}"))
     if base_dir is None:
         return sections
     journal, control = sections["journal"], sections["control"]

@@ -13,7 +13,7 @@ LOG_FORMATS = ("json", "console")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
-GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow do not
+GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
 
 
 def key(default, doc: str, check=None, octal_text: bool = False):
@@ -79,21 +79,21 @@ class ControlConfig:
 @dataclass(frozen=True)
 class ShoeConfig:
     burn: bool | None = key(None, "burn cards at a new shoe (default: on for the baccarat games, off for fubacc and paigow)")
-    burn_ten_value: int = key(10, "cards burned when the first card is a ten or a picture (other cards: their value)", between(1, 13))
+    burn_picture_value: int = key(10, "cards burned when the first card is a ten, a picture or the joker (others: their value)", between(1, 13))
     cut_card_rounds: int = key(1, "after the round in which the cut card comes out, play this many more", at_least(0))
+    deck_per_round: bool | None = key(None, "a fresh deck every round, from a shuffler (default: on for fubacc and paigow)")
 
 
 @dataclass(frozen=True)
 class Fortune7Config:
-    seats: int = key(7, "player seats at the table, besides the player-dealer position", between(1, 7))
-    player_dealer_hands: int = key(2, "the player-dealer position moves on clockwise after this many hands", at_least(1))
+    player_dealer_seats: tuple[int, ...] = key((1, 2, 3, 4, 5, 6, 7), "the seats whose players take the player-dealer position in turn (every two hands, clockwise)")
+    player_dealer_seat: int | None = key(None, "the first holder of the player-dealer position (default: the first of them from seat 1)", between(1, 7))
     collection_schedule: int = key(1, "the collection fee schedule option in use (1-26)", between(1, 26))
 
 
 @dataclass(frozen=True)
 class TableConfig:
-    seats: int | None = key(None, "betting spots on the layout (default: the game's most; 0 for games without spots)", at_least(1))
-    default_spots: tuple[int, ...] = key((1,), "the live spots when the dealer does not set them")
+    spots: tuple[int, ...] = key((1,), "the live spots (fubacc, paigow) until the dealer sets them")
 
 
 @dataclass(frozen=True)
@@ -135,5 +135,8 @@ class Config:
 
         out = asdict(self)
         out.pop("source")
-        out["table"]["default_spots"] = list(self.table.default_spots)
+        for section, name in (("table", "spots"), ("fortune7", "player_dealer_seats")):
+            out[section][name] = list(out[section][name])
+        if out["fortune7"]["player_dealer_seat"] is None:  # TOML has no null: absent means unset
+            del out["fortune7"]["player_dealer_seat"]
         return out

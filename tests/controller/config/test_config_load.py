@@ -39,13 +39,11 @@ def test_defaults_point_at_the_udev_names_and_the_state_and_runtime_dirs():
     assert (config.log.format, config.log.level) == ("json", "info")
 
 
-@pytest.mark.parametrize("game, burns", [("fafa4", True), ("fortune7", True), ("fortune6", True), ("fubacc", False)])
-def test_a_game_brings_its_own_deck_count_burn_and_seats(tmp_path, game, burns):
+@pytest.mark.parametrize("game, shoe_game", [("fafa4", True), ("fortune7", True), ("fortune6", True), ("fubacc", False)])
+def test_a_game_brings_its_own_deck_count_burn_and_deck_per_round(tmp_path, game, shoe_game):
     config = load_config(write(tmp_path, f'game = "{game}"\n'))
-    spec = get_game(game)
-    assert config.decks == spec.default_decks
-    assert config.shoe.burn is burns
-    assert config.table.seats == (spec.max_spots if spec.uses_spots else 0)
+    assert config.decks == get_game(game).default_decks
+    assert (config.shoe.burn, config.shoe.deck_per_round) == (shoe_game, not shoe_game)
 
 
 def test_values_given_override_the_defaults(tmp_path):
@@ -77,9 +75,11 @@ def test_a_toml_octal_mode_and_relative_paths_from_the_files_directory(tmp_path)
     assert config.journal.path == str(tmp_path / "j.sqlite")
 
 
-def test_spot_games_take_seats_and_default_spots(tmp_path):
-    config = load_config(write(tmp_path, 'game = "fubacc"\n[table]\nseats = 5\ndefault_spots = [1, 3, 5]\n'))
-    assert (config.table.seats, config.table.default_spots) == (5, (1, 3, 5))
+def test_spot_games_take_spots_and_fortune7_its_player_dealer_seats(tmp_path):
+    config = load_config(write(tmp_path, 'game = "fubacc"\n[table]\nspots = [1, 3, 5]\n'
+                                         '[fortune7]\nplayer_dealer_seats = [2, 4]\nplayer_dealer_seat = 4\n'))
+    assert config.table.spots == (1, 3, 5)
+    assert (config.fortune7.player_dealer_seats, config.fortune7.player_dealer_seat) == ((2, 4), 4)
 
 
 def test_the_config_is_frozen():
@@ -109,10 +109,15 @@ BAD = [
     ('[shoe]\nburn = "yes"', "shoe.burn: expected true or false, got 'yes' (a string)"),
     ("[shoe]\ncut_card_rounds = -1", "shoe.cut_card_rounds: expected an integer of at least 0, got -1 (an integer)"),
     ("[fortune7]\ncollection_schedule = 27", "fortune7.collection_schedule: expected an integer from 1 to 26, got 27 (an integer)"),
-    ('game = "fubacc"\n[table]\nseats = 9', "table.seats: 9 is more spots than fubacc has (1-7)"),
-    ("[table]\ndefault_spots = [1, 1]", "table.default_spots: expected distinct seat numbers, at least one, got [1, 1]"),
-    ('game = "fubacc"\n[table]\nseats = 3\ndefault_spots = [4]', "table.default_spots: expected seats from 1 to 3, got [4]"),
-    ('[table]\ndefault_spots = ["1"]', "table.default_spots: expected a list of integers, got ['1'] (a list)"),
+    ("[fortune7]\nplayer_dealer_seats = [0, 8]", "fortune7.player_dealer_seats: expected seats from 1 to 7, got [0, 8]"),
+    ("[fortune7]\nplayer_dealer_seats = []", "fortune7.player_dealer_seats: expected distinct seat numbers, at least one, got []"),
+    ("[fortune7]\nplayer_dealer_seats = [1, 2]\nplayer_dealer_seat = 5",
+     "fortune7.player_dealer_seat: expected one of player_dealer_seats [1, 2], got 5"),
+    ('game = "fubacc"\n[table]\nspots = [8]', "table.spots: expected seats from 1 to 7 (fubacc), got [8]"),
+    ("[table]\nspots = [1, 1]", "table.spots: expected distinct seat numbers, at least one, got [1, 1]"),
+    ('[table]\nspots = ["1"]', "table.spots: expected a list of integers, got ['1'] (a list)"),
+    ("[shoe]\nburn_picture_value = 0", "shoe.burn_picture_value: expected an integer from 1 to 13, got 0 (an integer)"),
+    ('[shoe]\ndeck_per_round = 1', "shoe.deck_per_round: expected true or false, got 1 (an integer)"),
     ('[log]\nformat = "xml"', "log.format: expected one of 'json', 'console', got 'xml' (a string)"),
 ]
 

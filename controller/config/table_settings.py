@@ -1,0 +1,24 @@
+"""The table's settings (controller/table's TableSettings) from a loaded Config."""
+from __future__ import annotations
+
+from controller.config.schema import Config
+from controller.table.settings import TableSettings
+from games.registry import get_game
+
+
+def table_settings(config: Config) -> TableSettings:
+    """[shoe], [timeouts].card_timeout_s, [table] and [fortune7] as the table takes them;
+    checked by the table too (TableSettings.check raises SettingsError naming the key)."""
+    game = get_game(config.game)
+    settings = TableSettings.for_game(
+        game,
+        burn=config.shoe.burn,
+        burn_picture_value=config.shoe.burn_picture_value,
+        cut_card_rounds=config.shoe.cut_card_rounds,
+        deck_per_round=config.shoe.deck_per_round,
+        card_timeout_s=config.timeouts.card_timeout_s,
+        spots=config.table.spots if game.uses_spots else (),
+        player_dealer_seats=config.fortune7.player_dealer_seats,
+        player_dealer_seat=config.fortune7.player_dealer_seat,
+    )
+    return settings.check(game)
