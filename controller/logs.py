@@ -78,3 +78,13 @@ def _route_stdlib(shared, renderer, level: str, stream: TextIO) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(LEVELS[level])
+
+
+def reset_logging() -> None:
+    """Undo configure_logging (structlog's defaults, our stdlib handler gone): for tests and
+    for a process that hands its stdout back."""
+    structlog.reset_defaults()
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(handler)
+    root.setLevel(logging.WARNING)

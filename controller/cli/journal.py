@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
-from controller.cli.common import Parser, run_command
-from controller.config import ConfigError
-from controller.config.paths import add_location_options, journal_path
+from controller.cli.common import Parser
+from controller.config.paths import add_location_options, journal_path, run_reporting
 from controller.journal import JournalError, export_jsonl, recover, verify
 
 
@@ -44,13 +43,5 @@ def _main(argv) -> int:
     return 0
 
 
-def _guarded(argv) -> int:
-    try:
-        return _main(argv)
-    except (JournalError, ConfigError) as error:
-        print(f"tablectl journal: {error}", file=sys.stderr)
-        return 2 if isinstance(error, ConfigError) else 1
-
-
 def main(argv) -> int:
-    return run_command("journal", _guarded, argv)
+    return run_reporting("journal", _main, argv, (JournalError,))

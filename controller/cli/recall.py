@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
-from controller.cli.common import Parser, UsageError, run_command
-from controller.config import ConfigError
-from controller.config.paths import add_location_options, journal_path
+from controller.cli.common import Parser, UsageError
+from controller.config.paths import add_location_options, journal_path, run_reporting
 from controller.journal import DEFAULT_RECALL, JournalError, RoundView, last_rounds
 
 HAND_ORDER = ("player", "banker", "dealer")  # the journal stores keys sorted; show hands as dealt
@@ -85,12 +84,6 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_command("recall", _guarded, argv)
+    return run_reporting("recall", _main, argv, (JournalError,))
 
 
-def _guarded(argv) -> int:
-    try:
-        return _main(argv)
-    except (JournalError, ConfigError) as error:
-        print(f"tablectl recall: {error}", file=sys.stderr)
-        return 1

@@ -11,13 +11,11 @@ their fields: `tablectl send --help`. Exit 0 when the daemon accepts, 1 when it 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from controller.cli.common import Parser, UsageError, run_command
+from controller.cli.common import Parser, UsageError
 from controller.cli.status import ask
-from controller.config import ConfigError
-from controller.config.paths import add_location_options, socket_path
-from controller.control.protocol import COMMANDS, BadRequest, check_fields
+from controller.config.paths import add_location_options, run_reporting, socket_path
+from controller.control.protocol import COMMANDS, BadRequest, ControlError, check_fields
 
 _SERVER_ONLY = {"subscribe": "watch", "status": "status"}  # the tablectl commands that do these
 
@@ -88,13 +86,8 @@ def _main(argv) -> int:
         hint = f" (use `tablectl {_SERVER_ONLY[args.cmd]}`)" if args.cmd in _SERVER_ONLY else ""
         raise UsageError(f"unknown command {args.cmd!r}{hint} (one of {', '.join(names)})")
     fields = parse_fields(args.cmd, rest)
-    try:
-        path = socket_path(args)
-    except ConfigError as error:
-        print(f"tablectl send: {error}", file=sys.stderr)
-        return 1
-    return ask("send", path, args.cmd, fields, args.json)
+    return ask("send", socket_path(args), args.cmd, fields, args.json)
 
 
 def main(argv) -> int:
-    return run_command("send", _main, argv)
+    return run_reporting("send", _main, argv, (ControlError,))

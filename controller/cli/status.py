@@ -4,9 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
-from controller.cli.common import Parser, run_command
-from controller.config import ConfigError
-from controller.config.paths import add_location_options, socket_path
+from controller.cli.common import Parser
+from controller.config.paths import add_location_options, run_reporting, socket_path
 from controller.control import ControlClient, ControlError
 
 
@@ -24,13 +23,9 @@ def field_lines(reply: dict) -> list[str]:
 
 
 def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
-    """Send one request; print the reply; 0 if ok, 1 if refused or unreachable."""
-    try:
-        with ControlClient(path) as client:
-            reply = client.request(cmd, **fields)
-    except ControlError as error:
-        print(f"tablectl {name}: {error}", file=sys.stderr)
-        return 1
+    """Send one request; print the reply; 0 if ok, 1 if refused (ControlError if unreachable)."""
+    with ControlClient(path) as client:
+        reply = client.request(cmd, **fields)
     if as_json:
         print(json.dumps(reply, ensure_ascii=False, separators=(",", ":")))
     elif reply.get("ok"):
@@ -43,13 +38,8 @@ def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
 
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
-    try:
-        path = socket_path(args)
-    except ConfigError as error:
-        print(f"tablectl status: {error}", file=sys.stderr)
-        return 1
-    return ask("status", path, "status", {}, args.json)
+    return ask("status", socket_path(args), "status", {}, args.json)
 
 
 def main(argv) -> int:
-    return run_command("status", _main, argv)
+    return run_reporting("status", _main, argv, (ControlError,))

@@ -10,9 +10,8 @@ import json
 import sys
 import time
 
-from controller.cli.common import Parser, UsageError, run_command
-from controller.config import ConfigError
-from controller.config.paths import add_location_options, socket_path
+from controller.cli.common import Parser, UsageError
+from controller.config.paths import add_location_options, run_reporting, socket_path
 from controller.control import ControlClient, ControlError
 
 NAME_KEYS = ("event", "type", "kind")  # the first present names the event
@@ -41,18 +40,12 @@ def _main(argv) -> int:
     if args.count is not None and args.count < 1:
         raise UsageError(f"--count {args.count}: must be at least 1")
     try:
-        path = socket_path(args)
-        with ControlClient(path) as client:
-            seen = 0
-            for event in client.events():
+        with ControlClient(socket_path(args)) as client:
+            for seen, event in enumerate(client.events(), start=1):
                 line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) if args.json else event_text(event)
                 print(line, flush=True)
-                seen += 1
                 if seen == args.count:
                     return 0
-    except (ControlError, ConfigError) as error:
-        print(f"tablectl watch: {error}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 0
     print("tablectl watch: the daemon closed the event stream", file=sys.stderr)
@@ -60,4 +53,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_command("watch", _main, argv)
+    return run_reporting("watch", _main, argv, (ControlError,))

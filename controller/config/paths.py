@@ -1,11 +1,14 @@
-"""Where the CLI finds the journal and the control socket: an explicit path, else the
-config file given with --config, else the installed config if there is one, else defaults."""
+"""For the commands that read the journal or talk to the daemon: where they find the journal
+and the control socket (an explicit path, else the config file given with --config, else the
+installed config if there is one, else defaults), and how their errors are reported."""
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 
-from controller.config.load import load_config
+from controller.cli.common import run_command
+from controller.config.load import ConfigError, load_config
 from controller.config.schema import DEFAULT_CONFIG_PATH, Config
 
 
@@ -31,3 +34,16 @@ def journal_path(args: argparse.Namespace) -> str:
 
 def socket_path(args: argparse.Namespace) -> str:
     return args.socket or config_for_cli(args.config).control.socket
+
+
+def run_reporting(name: str, body, argv, errors: tuple[type[Exception], ...] = ()) -> int:
+    """`run_command` (usage errors: exit 2), and a bad config or any of `errors` (no journal,
+    no daemon) printed as `tablectl NAME: ...` with exit 1."""
+    def reporting(argv) -> int:
+        try:
+            return body(argv)
+        except (ConfigError, *errors) as error:
+            print(f"tablectl {name}: {error}", file=sys.stderr)
+            return 1
+
+    return run_command(name, reporting, argv)

@@ -5,17 +5,14 @@ import json
 import os
 from typing import TextIO
 
-from controller.journal.store import iter_records, open_readonly
+from controller.journal.store import iter_records, reading
 
 
 def export_jsonl(path: str | os.PathLike, out: TextIO, since: int = 0) -> int:
     """Write records with seq > since to `out`, in order; returns how many were written."""
-    conn = open_readonly(path)
     count = 0
-    try:
+    with reading(path) as conn:
         for record in iter_records(conn, since):
             out.write(json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
-    finally:
-        conn.close()
     return count

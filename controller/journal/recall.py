@@ -5,7 +5,7 @@ import os
 
 from controller.journal.rounds import RoundView, fold_rounds
 from controller.journal.records import COLUMNS, record_from_row
-from controller.journal.store import open_readonly
+from controller.journal.store import reading
 
 DEFAULT_RECALL = 10  # the last ten rounds, as table-game regulations expect a recall to show
 
@@ -13,8 +13,7 @@ DEFAULT_RECALL = 10  # the last ten rounds, as table-game regulations expect a r
 def last_rounds(path: str | os.PathLike, n: int = DEFAULT_RECALL) -> list[RoundView]:
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    conn = open_readonly(path)
-    try:
+    with reading(path) as conn:
         opened = conn.execute(
             "SELECT round, seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT ?", (n,)).fetchall()
         if not opened:
@@ -25,6 +24,4 @@ def last_rounds(path: str | os.PathLike, n: int = DEFAULT_RECALL) -> list[RoundV
         rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND round IN ({marks}) ORDER BY seq",
                             [min(seq for _, seq in opened), *numbers])
         views = fold_rounds(record_from_row(row) for row in rows)
-    finally:
-        conn.close()
     return [views[number] for number in sorted(views)]

@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass
-from typing import Iterator
 
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, card_seen, fold_rounds
-from controller.journal.store import Journal, open_readonly
+from controller.journal.store import Journal, reading
 
 
 @dataclass(frozen=True)
@@ -58,13 +57,8 @@ class Recovery:
 
 def recover(source: Journal | str | os.PathLike) -> Recovery:
     """From the writer itself (in its thread, before the first append) or from a path."""
-    if isinstance(source, Journal):
-        return _recover(source.connection)
-    conn = open_readonly(source)
-    try:
+    with reading(source) as conn:
         return _recover(conn)
-    finally:
-        conn.close()
 
 
 def _recover(conn: sqlite3.Connection) -> Recovery:
@@ -97,13 +91,8 @@ def restart_records(source: Journal | str | os.PathLike) -> list[Record]:
     record of each sticky setting (live spots, Fortune 7's player-dealer) and everything from
     the start of the current shoe or the last round_opened, whichever is earlier. Folding
     these gives what folding every record gives (controller/table's TableRecovery)."""
-    if isinstance(source, Journal):
-        return _restart_records(source.connection)
-    conn = open_readonly(source)
-    try:
+    with reading(source) as conn:
         return _restart_records(conn)
-    finally:
-        conn.close()
 
 
 def _restart_records(conn: sqlite3.Connection) -> list[Record]:

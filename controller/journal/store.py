@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import fcntl
 import os
+from contextlib import contextmanager
 import sqlite3
 import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Union
 
 from controller.journal.records import (
     COLUMNS, GENESIS, JournalError, Record, canonical_json, record_from_row, record_hash,
@@ -205,3 +206,17 @@ def _round_of(kind: str, payload: Mapping[str, Any], round: int | None) -> int |
     if round is not None and (type(round) is not int or round < 1):
         raise JournalError(f"{kind} record: round must be a positive integer, got {round!r}")
     return round
+
+
+@contextmanager
+def reading(source: Union["Journal", str, os.PathLike]) -> Iterator[sqlite3.Connection]:
+    """A connection to read from: the writer's own (in its thread) or a read-only one to a
+    path, closed afterwards."""
+    if isinstance(source, Journal):
+        yield source.connection
+        return
+    conn = open_readonly(source)
+    try:
+        yield conn
+    finally:
+        conn.close()

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 
 from controller.journal.records import GENESIS, canonical_json
-from controller.journal.store import iter_records, open_readonly
+from controller.journal.store import iter_records, reading
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,7 @@ def _problem(record, prev_seq: int, prev_hash: str) -> str | None:
 def verify(path: str | os.PathLike) -> VerifyReport:
     """Check every record: seq without gaps, prev_hash = the previous record's hash, the hash
     recomputed from the record's own fields, a canonical JSON payload. Streams the file."""
-    conn = open_readonly(path)
-    try:
+    with reading(path) as conn:
         checked, prev_seq, prev_hash = 0, 0, GENESIS
         for record in iter_records(conn):
             checked += 1
@@ -61,5 +60,3 @@ def verify(path: str | os.PathLike) -> VerifyReport:
                 return VerifyReport(False, checked, prev_seq, prev_hash, record.seq, reason)
             prev_seq, prev_hash = record.seq, record.hash
         return VerifyReport(True, checked, prev_seq, prev_hash)
-    finally:
-        conn.close()

@@ -8,18 +8,14 @@ import pytest
 import structlog
 
 from controller.config import Config
-from controller.logs import configure_logging
+from controller.logs import configure_logging, reset_logging
 
 
 @pytest.fixture
 def stream():
     out = io.StringIO()
     yield out
-    structlog.reset_defaults()
-    root = logging.getLogger()
-    for handler in [h for h in root.handlers if h.get_name() == "tablectl"]:
-        root.removeHandler(handler)
-    root.setLevel(logging.WARNING)
+    reset_logging()
 
 
 def lines(stream):
@@ -85,3 +81,11 @@ def test_configuring_twice_leaves_one_stdlib_handler(stream):
 def test_a_bad_format_or_level_is_named(args, message):
     with pytest.raises(ValueError, match=message):
         configure_logging(*args)
+
+
+def test_reset_logging_undoes_it(stream):
+    configure_logging("json", "info", stream)
+    reset_logging()
+    logging.getLogger("x").warning("not ours any more")
+    assert stream.getvalue() == ""
+    assert not [h for h in logging.getLogger().handlers if h.get_name() == "tablectl"]

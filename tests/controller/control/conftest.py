@@ -2,16 +2,14 @@
 thread that owns its state and answers the requests the server posts into its inbox (the
 only fake here; it stands for controller/table, which is tested on its own)."""
 import io
-import logging
 import queue
 import tempfile
 import threading
 
 import pytest
-import structlog
 
 from controller.control import ControlServer
-from controller.logs import configure_logging
+from controller.logs import configure_logging, reset_logging
 
 
 class FakeLoop:
@@ -106,7 +104,4 @@ def server_log():
     stream = io.StringIO()
     configure_logging("json", "debug", stream)
     yield stream
-    structlog.reset_defaults()
-    root = logging.getLogger()
-    for handler in [h for h in root.handlers if h.get_name() == "tablectl"]:
-        root.removeHandler(handler)
+    reset_logging()

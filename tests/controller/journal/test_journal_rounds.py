@@ -7,7 +7,7 @@ import json
 import pytest
 
 from journal_history import RESULT_ROUND_1, write_history
-from controller.journal import GENESIS, Journal, ShoeState, export_jsonl, last_rounds, recover
+from controller.journal import GENESIS, ShoeState, export_jsonl, last_rounds, recover
 
 
 @pytest.fixture
