@@ -21,6 +21,8 @@ from controller.journal.records import (
 )
 
 SCHEMA_VERSION = 1
+_INSERT = "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
 _SCHEMA = """
 CREATE TABLE records (
     seq INTEGER PRIMARY KEY,
@@ -47,6 +49,11 @@ SYNC_MODES = ("results", "always")
 # then takes milliseconds. The daemon calls checkpoint() between rounds instead, so this
 # large default is only a safety net (bench/bench_journal.py measures both).
 AUTOCHECKPOINT_PAGES = 10000
+
+
+class JournalBusy(JournalError):
+    """Another connection held the journal's write lock longer than SQLite's busy timeout;
+    nothing was written, the same append may be tried again."""
 
 
 def _utc_now() -> str:
@@ -137,8 +144,50 @@ class Journal:
                durable: bool = False) -> Record:
         """Write one record and commit it. `round` defaults to payload["round"]. durable=True
         fsyncs the commit (and every record before it) before returning."""
+        return self.append_many([(kind, payload, round, durable)])[0]
+
+    def append_many(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> list[Record]:
+        """Write several records, (kind, payload, round, durable) each, in ONE transaction:
+        all are committed together or none is (every entry is checked before anything is
+        written); the commit is fsynced when any entry is durable. The daemon writes an input
+        and the records of its effects this way: one commit per input instead of one each.
+        JournalBusy when another connection holds the write lock past SQLite's busy timeout."""
         if threading.get_ident() != self._owner:
             raise JournalError(f"{self.path}: append from another thread; the journal belongs to the thread that opened it")
+        rows, prev, seq = [], self.head_hash, self.head_seq
+        for kind, payload, round, _ in entries:
+            seq += 1
+            row = self._row(seq, prev, kind, payload, round)
+            rows.append(row)
+            prev = row[-1]
+        if not rows:
+            return []
+        fsync_now = self.sync == "results" and any(entry[3] for entry in entries)
+        try:
+            if fsync_now:
+                self._conn.execute("PRAGMA synchronous=FULL")  # not allowed inside a transaction
+            try:
+                if len(rows) == 1:
+                    self._conn.execute(_INSERT, rows[0])  # autocommit
+                else:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        self._conn.executemany(_INSERT, rows)
+                        self._conn.execute("COMMIT")
+                    except BaseException:
+                        self._conn.execute("ROLLBACK")
+                        raise
+            finally:
+                if fsync_now:
+                    self._conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.Error as error:
+            what = f"{rows[0][3]} record {rows[0][0]}" + (f" (and {len(rows) - 1} more)" if len(rows) > 1 else "")
+            busy = getattr(error, "sqlite_errorcode", None) in (_SQLITE_BUSY, _SQLITE_LOCKED)
+            raise (JournalBusy if busy else JournalError)(f"{self.path}: cannot append {what}: {error}") from None
+        self.head_seq, self.head_hash = rows[-1][0], rows[-1][-1]
+        return [record_from_row(row) for row in rows]
+
+    def _row(self, seq: int, prev_hash: str, kind: str, payload: Mapping[str, Any] | None, round: int | None) -> tuple:
         if not isinstance(kind, str) or not kind:
             raise JournalError(f"record kind must be a non-empty string, got {kind!r}")
         payload = {} if payload is None else payload
@@ -149,22 +198,9 @@ class Journal:
             payload_text = canonical_json(payload)
         except (TypeError, ValueError) as error:
             raise JournalError(f"{kind} record: payload is not plain JSON: {error}") from None
-        seq, at, mono_ns = self.head_seq + 1, _utc_now(), time.monotonic_ns()
-        digest = record_hash(self.head_hash, seq, at, mono_ns, kind, round, payload_text)
-        row = (seq, at, mono_ns, kind, round, payload_text, self.head_hash, digest)
-        fsync_now = durable and self.sync == "results"
-        try:
-            if fsync_now:
-                self._conn.execute("PRAGMA synchronous=FULL")
-            try:
-                self._conn.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
-            finally:
-                if fsync_now:
-                    self._conn.execute("PRAGMA synchronous=NORMAL")
-        except sqlite3.Error as error:
-            raise JournalError(f"{self.path}: cannot append {kind} record {seq}: {error}") from None
-        self.head_seq, self.head_hash = seq, digest
-        return record_from_row(row)
+        at, mono_ns = _utc_now(), time.monotonic_ns()
+        digest = record_hash(prev_hash, seq, at, mono_ns, kind, round, payload_text)
+        return (seq, at, mono_ns, kind, round, payload_text, prev_hash, digest)
 
     def checkpoint(self) -> tuple[int, int]:
         """Copy the WAL into the database file now, at a quiet moment (betting open, no card
