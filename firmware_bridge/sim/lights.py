@@ -4,7 +4,9 @@
 
 It obeys LAMP_SET and ALL_OFF, answers LAMP_QUERY and STATUS_QUERY with LAMP_REPORT,
 and answers a lamp id it does not have with ERROR BAD_LAMP. `--view` prints one line
-per change (the lit lamps). A firmware reboot turns every lamp off.
+per change (the lit lamps). A firmware reboot turns every lamp off. `state` reports
+`changed_at`: time.monotonic() when the frame of the last change was read from the pty
+(CLOCK_MONOTONIC is system-wide: bench/bench_card_to_lamp.py compares it with the shoe's).
 
 Commands: state (every lamp), lamp ID (one lamp), fault KIND [VALUE], sleep S,
 wait connected, quit.
@@ -33,6 +35,7 @@ class Lights(VirtualDevice):
         self.lamps = [LampPattern.OFF] * options.lamps
         self.view = options.view
         self.changes = 0
+        self.changed_at: float | None = None
         super().__init__(options, stdin, stdout)
 
     def on_message(self, msg: Message, now: float) -> None:
@@ -40,15 +43,15 @@ class Lights(VirtualDevice):
             if msg.lamp >= len(self.lamps):
                 self.send(Error(ErrorCode.BAD_LAMP, f"lamp {msg.lamp} does not exist (0-{len(self.lamps) - 1})"), now)
                 return
-            self._set({msg.lamp: msg.pattern})
+            self._set({msg.lamp: msg.pattern}, now)
         elif isinstance(msg, AllOff):
-            self._set({i: LampPattern.OFF for i in range(len(self.lamps))})
+            self._set({i: LampPattern.OFF for i in range(len(self.lamps))}, now)
         elif isinstance(msg, (LampQuery, StatusQuery)):
             self.send(LampReport(tuple(self.lamps)), now)
         else:
             super().on_message(msg, now)
 
-    def _set(self, patterns: dict[int, LampPattern]) -> None:
+    def _set(self, patterns: dict[int, LampPattern], now: float | None = None) -> None:
         changed = False
         for lamp, pattern in patterns.items():
             if self.lamps[lamp] != pattern:
@@ -56,6 +59,7 @@ class Lights(VirtualDevice):
                 changed = True
         if changed:
             self.changes += 1
+            self.changed_at = now
             if self.view:
                 self.print_line(self.view_line())
 
@@ -74,7 +78,8 @@ class Lights(VirtualDevice):
         self._set({i: LampPattern.OFF for i in range(len(self.lamps))})
 
     def device_state(self) -> dict:
-        return {"lamps": [p.name.lower() for p in self.lamps], "lit": self.lit(), "changes": self.changes}
+        return {"lamps": [p.name.lower() for p in self.lamps], "lit": self.lit(), "changes": self.changes,
+                "changed_at": self.changed_at}
 
 
 def build_parser(prog: str = "tablectl sim lights") -> argparse.ArgumentParser:

@@ -5,7 +5,10 @@
     tablectl sim shoe --link ... --cards "9h 8d As Kc"      # a scripted shoe, in draw order
 
 Commands (JSON {"cmd": ...} on the control socket, or text lines on stdin):
-    draw [n]                      deal n cards (default 1)
+    draw [n]                      deal n cards (default 1); the reply's written_at is
+                                  time.monotonic() just before the CARD frames went to the pty
+    load [seed] [cards=..] [cut_card=POS]  a new shoe (or deck) goes in: the cards are replaced by a
+                                  fresh shuffle or a scripted list; the draw counter carries on
     auto MS                       deal one card every MS milliseconds while a host is connected; 0 stops
     status                        send a SHOE_STATUS now
     state                         everything the simulator knows, as JSON
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections import deque
 
 from firmware_bridge.enums import DeviceKind
@@ -48,33 +52,38 @@ def shuffled_shoe(kind: DeckKind, decks: int, seed: int) -> list:
 class Shoe(VirtualDevice):
     KIND = DeviceKind.SHOE
     NAME = "shoe"
-    TEXT_ARGS = {"draw": ("n",), "auto": ("ms",)}
+    TEXT_ARGS = {"draw": ("n",), "auto": ("ms",), "load": ("seed",)}
     DEVICE_FAULTS = ("double_draw", "foreign", "misread", "door_open", "door_close")
 
     def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
         self.deck_kind = DeckKind(options.deck_kind)
-        if options.cards is not None:
-            try:
-                self.cards = [parse_card(token) for token in options.cards.replace(",", " ").split()]
-            except CardError as error:
-                raise CommandError(f"--cards: bad card {error.token!r}: {error.reason}") from None
-            self.seed = None
-        else:
-            if options.decks < 1:
-                raise CommandError(f"--decks {options.decks}: at least 1")
-            self.seed = options.seed if options.seed is not None else random.SystemRandom().getrandbits(32)
-            self.cards = shuffled_shoe(self.deck_kind, options.decks, self.seed)
-        if options.cut_card is not None and not 0 <= options.cut_card <= len(self.cards):
-            raise CommandError(f"--cut-card {options.cut_card}: the shoe holds {len(self.cards)} cards")
-        self.cut_card = options.cut_card
-        self.position = 0  # cards dealt from self.cards
+        if options.decks < 1:
+            raise CommandError(f"--decks {options.decks}: at least 1")
+        self.decks = options.decks
         self.draw_counter = 0
         self.door_open = False
-        self.cut_card_seen = False
+        self._fill(options.cards, options.seed, options.cut_card, "--")
         self.next_draw_faults: deque[tuple[str, dict]] = deque()
         self.auto_ms = options.auto_deal or 0
         self.next_auto: float | None = None
         super().__init__(options, stdin, stdout)
+
+    def _fill(self, cards: str | None, seed, cut_card: int | None, prefix: str) -> None:
+        """Put a shoe in: scripted `cards` in draw order, else `decks` decks shuffled with `seed`."""
+        if cards is not None:
+            try:
+                self.cards = [parse_card(token) for token in cards.replace(",", " ").split()]
+            except CardError as error:
+                raise CommandError(f"{prefix}cards: bad card {error.token!r}: {error.reason}") from None
+            self.seed = None
+        else:
+            self.seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
+            self.cards = shuffled_shoe(self.deck_kind, self.decks, self.seed)
+        if cut_card is not None and not 0 <= cut_card <= len(self.cards):
+            raise CommandError(f"{prefix}cut{'-' if prefix == '--' else '_'}card {cut_card}: the shoe holds {len(self.cards)} cards")
+        self.cut_card = cut_card
+        self.position = 0  # cards dealt from self.cards
+        self.cut_card_seen = False
 
     @property
     def empty(self) -> bool:
@@ -142,7 +151,22 @@ class Shoe(VirtualDevice):
                 if not drawn:
                     raise
                 break
-        return {"drawn": drawn, "remaining": len(self.cards) - self.position}
+        written_at = time.monotonic()  # CLOCK_MONOTONIC is system-wide: bench/bench_card_to_lamp.py
+        self.flush()
+        return {"drawn": drawn, "remaining": len(self.cards) - self.position, "written_at": written_at}
+
+    def cmd_load(self, command: dict, now: float) -> dict:
+        """A new shoe (or a shuffler's next deck) is loaded. The counter counts cards that
+        leave the shoe, so it carries on; the new cut card position is not yet seen."""
+        seed = arg_int(command, "seed", None, 0) if command.get("seed") is not None else None
+        cut_card = arg_int(command, "cut_card", None, 0) if command.get("cut_card") is not None else None
+        cards = command.get("cards")
+        if cards is not None and not isinstance(cards, str):
+            cards = " ".join(map(str, cards)) if isinstance(cards, list) else str(cards)
+        self._fill(cards, seed, cut_card, "load: ")
+        self.next_draw_faults.clear()
+        self.send(self.status_message(now), now)
+        return {"cards": len(self.cards), "seed": self.seed, "cut_card": self.cut_card}
 
     def cmd_auto(self, command: dict, now: float) -> dict:
         self.auto_ms = arg_int(command, "ms", None, 0, 3_600_000)
