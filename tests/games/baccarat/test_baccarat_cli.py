@@ -64,7 +64,7 @@ def test_play_void_json(capsys):
 
 def test_play_text(capsys):
     code, out, _ = _run(capsys, "play", "fortune7", "Ts", "As", "Js", "2h", "5s", "4d")
-    assert code == 0 and "winner: banker" in out and "fortune7: win 40:1" in out and "banker: push push" in out
+    assert code == 0 and "winner: banker" in out and "fortune7: win 40:1" in out and "  banker: push\n" in out
 
 
 @pytest.mark.parametrize("argv,named", [
