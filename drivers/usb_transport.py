@@ -44,6 +44,18 @@ def _timeout_ms(seconds: float | None) -> int:
     return 0 if seconds is None else max(1, round(seconds * 1000))
 
 
+def fresh_libusb_backend():
+    """A new libusb context, so that this open enumerates the bus now (sysfs and the udev
+    database). pyusb's shared context keeps its device list current from udev's hotplug
+    messages, which never reach a service in a private network namespace (the unit's
+    PrivateNetwork=yes): with it, a re-plugged shoe would never be found again."""
+    import usb.backend.libusb1 as libusb1
+
+    if libusb1.get_backend() is None:  # loads the library once; None when libusb is absent
+        raise usb.core.NoBackendError("libusb-1.0 is not installed")
+    return libusb1._LibUSB(libusb1._lib)
+
+
 class UsbTransport(Transport):
     def __init__(
         self,
@@ -68,7 +80,7 @@ class UsbTransport(Transport):
     def _open_internal(self) -> None:
         try:
             dev = usb.core.find(
-                idVendor=self.vid, idProduct=self.pid, backend=self.backend,
+                idVendor=self.vid, idProduct=self.pid, backend=self.backend or fresh_libusb_backend(),
                 custom_match=self._serial_matches,
             )
         except usb.core.NoBackendError as exc:

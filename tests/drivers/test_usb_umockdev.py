@@ -91,3 +91,22 @@ def test_unplug_during_read_is_errno_19_not_a_timeout(tmp_path):
     results = run_under_umockdev(tmp_path, capture, [["open", VID, PID, SERIAL], ["read", 2.0]])
     assert results[1]["error"] == "DeviceDisconnectedError"
     assert "Errno 19" in results[1]["message"]
+
+
+def test_each_open_scans_the_bus_with_a_fresh_libusb_context(tmp_path):
+    """Reopen after close finds the device again through a new libusb context: the unit runs
+    with PrivateNetwork=yes, where udev's hotplug messages never update a shared context."""
+    capture = UsbCapture()
+    capture.serial_number(SERIAL)
+    capture.serial_number(SERIAL)
+    results = run_under_umockdev(tmp_path, capture, [
+        ["open", VID, PID, SERIAL], ["close"], ["open", VID, PID, SERIAL], ["close"],
+    ])
+    assert results == [{"ok": None}] * 4
+
+
+def test_fresh_backends_are_distinct_contexts():
+    from drivers.usb_transport import fresh_libusb_backend
+
+    first, second = fresh_libusb_backend(), fresh_libusb_backend()
+    assert first is not second and first.ctx.value != second.ctx.value
