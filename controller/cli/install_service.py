@@ -71,8 +71,12 @@ def default_exec() -> str:
 
 
 def default_source() -> Path:
-    """The source tree holding systemd/ and udev/: the checkout this module runs from."""
-    return Path(__file__).resolve().parents[2]
+    """Where systemd/ and udev/ are: the checkout this module runs from (an editable
+    install), else the wheel's data files under <prefix>/share/tablectl (pyproject.toml)."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / FILES[0].source).is_file():
+        return checkout
+    return Path(sys.prefix) / "share" / "tablectl"
 
 
 def group_id(root: Path, name: str) -> int | None:

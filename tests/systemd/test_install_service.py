@@ -173,3 +173,21 @@ def test_the_cli_dispatcher_runs_it(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "would install   " + str(tmp_path / "etc/systemd/system/tablectl.service") in done.stdout
+
+
+def test_default_source_is_the_checkout_else_the_wheels_data_files(monkeypatch, tmp_path):
+    from pathlib import Path
+
+    from controller.cli import install_service as module
+
+    checkout = Path(module.__file__).resolve().parents[2]
+    assert module.default_source() == checkout  # tests run from a checkout
+    # an installed wheel: the module lives in site-packages, next to no systemd/ directory
+    fake_module = tmp_path / "site-packages" / "controller" / "cli" / "install_service.py"
+    monkeypatch.setattr(module, "__file__", str(fake_module))
+    monkeypatch.setattr(module.sys, "prefix", str(tmp_path / "venv"))
+    assert module.default_source() == tmp_path / "venv" / "share" / "tablectl"
+    # ...which is where pyproject.toml's data-files put every file install-service needs
+    pyproject = (checkout / "pyproject.toml").read_text()
+    for placed in module.FILES:
+        assert f'"{placed.source}"' in pyproject, placed.source
