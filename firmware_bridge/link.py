@@ -148,11 +148,13 @@ class Link:
         """Forget the session and everything queued (a reboot, or a host reopening the port).
 
         Our boot_id changes (to ``boot_id`` or the next number) so the peer sees a new
-        session; the peer's last HELLO is kept so its reboot is still noticed.
+        session, and our sequence numbers start again from 0 as a rebooted firmware's
+        would; the peer's last HELLO is kept so its reboot is still noticed.
         """
         new_boot = (self.local.boot_id + 1) % (1 << 32) if boot_id is None else boot_id
         self.local = replace(self.local, boot_id=new_boot)
         self.tx.clear()
+        self.tx.next_seq = 0
         self.decoder.reset()
         self._clear_session()
 

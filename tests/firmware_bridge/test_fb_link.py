@@ -192,6 +192,7 @@ def test_stale_acks_from_before_a_reboot_do_not_ack_the_new_session():
     wire.device.reset(boot_id=77)
     wire.device.start(wire.now)
     hello_out = wire.device.outgoing()
+    assert [p.seq for p in wire.device.tx.inflight] == [0]
     wire.device.receive(stale_ack, wire.now)
     assert len(wire.device.tx.inflight) == 1  # its HELLO is still waiting for the real answer
     wire.events["host"] += wire.host.receive(hello_out, wire.now)
