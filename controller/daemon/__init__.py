@@ -1,0 +1,13 @@
+"""The table daemon (`tablectl run`): one event loop composing the Table, the drivers, the
+journal, the control socket and sd_notify.
+
+    app.py        start-up (config, journal + recovery, socket, drivers), signals, shutdown
+    loop.py       EventLoop: the inbox, one commit per input, effects carried out in order
+    translate.py  driver events -> `device` records and table inputs
+    links.py      the device links, readiness, the STATUS= line
+    lamps_out.py  lamp pictures by name -> the lamp board
+    timers.py     the table's timers
+    device_options.py  config -> the drivers' backoff and link timings
+
+docs/daemon.md describes the whole; docs/table.md is the contract with the table.
+"""

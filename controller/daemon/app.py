@@ -1,0 +1,171 @@
+"""`tablectl run`: start-up, the loop, and shutdown.
+
+Start-up, in order: the config (an error names the file and key: exit 2), logging, the
+notifier (NOTIFY_SOCKET; removed from the environment), the journal (locked: one daemon per
+journal; SQLite busy timeout 1 s so a locked journal shows in STATUS= quickly) and recovery
+(the table restores from the journal's tail and its effects are carried out: the restore's
+records are journaled with `daemon_started`, its lamp picture becomes the board's wanted
+picture), the control socket (mode from the config), the three drivers. The loop then runs;
+READY=1 goes out once every device has had a session (a device absent at boot: STATUS= says
+which and why, the loop keeps serving `tablectl status`, and READY waits; systemd's
+TimeoutStartSec decides how long).
+
+SIGTERM / SIGINT: no more input is taken (what was queued before the signal is handled),
+STOPPING=1, the control socket closes, every lamp goes off (ALL_OFF, confirmed by reading
+the board back when it is connected), `daemon_stopped` is journaled (durable), the drivers
+and the journal close, exit 0. A journal that cannot be written ends the daemon with exit 1
+(systemd restarts it, and the restart recovers from what was journaled).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+
+import structlog
+
+from controller.config import ConfigError, load_config
+from controller.config.table_settings import table_settings
+from controller.control import ControlError, ControlServer
+from controller.daemon.lamps_out import LampOutput
+from controller.daemon.loop import DaemonFatal, EventLoop
+from controller.daemon.device_options import driver_options
+from controller.journal import Journal, JournalError, restart_records
+from controller.logs import configure_logging
+from controller.sdnotify import Notifier, NotifyConfigError
+from controller.table import SettingsError, Table, TableRecovery
+from drivers.errors import DriverError
+from drivers.factory import driver_for
+from firmware_bridge.enums import LampPattern
+
+log = structlog.get_logger("daemon")
+BUSY_TIMEOUT_MS = 1000  # one wait for a locked journal; the loop retries (and stops pinging)
+LAMPS_CONFIRM_S = 1.0
+
+
+def main(config_path: str, log_format: str | None = None) -> int:
+    try:
+        config = load_config(config_path)
+        settings = table_settings(config)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except SettingsError as error:  # the file is valid, but the table cannot be dealt that way
+        print(f"{config_path}: {error}", file=sys.stderr)
+        return 2
+    configure_logging(log_format or config.log.format, config.log.level)
+    if config.log.level != "debug":  # transitions logs every state change at info: noise for journald
+        logging.getLogger("transitions").setLevel(logging.WARNING)
+    try:
+        notifier = Notifier.from_environment(unset=True)
+    except NotifyConfigError as error:
+        log.error("bad_environment", error=str(error))
+        return 2
+    return TableDaemon(config, settings, notifier).run()
+
+
+class TableDaemon:
+    def __init__(self, config, settings, notifier: Notifier, *, open_driver=driver_for):
+        self.config, self.settings, self.notifier = config, settings, notifier
+        self.open_driver = open_driver
+        self.journal: Journal | None = None
+        self.server: ControlServer | None = None
+        self.drivers: dict = {}
+        self.loop: EventLoop | None = None
+
+    def run(self) -> int:
+        code, reason = 0, "stopped"
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            self.start()
+            reason = self.loop.run()
+        except DaemonFatal as error:
+            log.critical("journal_failed", error=str(error))
+            code, reason = 1, f"journal failed: {error}"
+        except (JournalError, ControlError, DriverError, ValueError) as error:
+            log.error("cannot_start", error=str(error))
+            code, reason = 1, f"cannot start: {error}"
+        finally:
+            self.shutdown(reason)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return code
+
+    def _on_signal(self, signum, frame) -> None:
+        if self.loop is not None:
+            self.loop.request_stop(signal.Signals(signum).name)
+        else:  # still opening the journal: stop before the loop starts
+            raise DaemonFatal(f"{signal.Signals(signum).name} during start-up")
+
+    # ------------------------------------------------------------ start-up
+    def start(self) -> None:
+        config = self.config
+        log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
+        self.notifier.status(f"starting: opening the journal {config.journal.path}")
+        self.journal = Journal(config.journal.path, sync=config.journal.sync)
+        self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        table = Table(config.game, config.decks, self.settings)
+        self.loop = loop = EventLoop(table, self.journal, None, self.notifier)
+        options = driver_options(config)
+        lights = self.open_driver("lights", config.devices.lights, loop.post, start=False, **options)
+        self.drivers["lights"] = lights
+        loop.lamps = LampOutput(lights, config.game)
+        self._recover(loop, table)
+        self.server = ControlServer(config.control.socket, loop.post, mode=config.control.mode,
+                                    client_buffer_bytes=config.control.client_buffer_bytes,
+                                    reply_timeout_s=config.control.reply_timeout_s)
+        loop.publish = self.server.publish
+        self.server.start()
+        for kind in ("shoe", "panel"):
+            self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post,
+                                                  start=True, **driver_options(config))
+        lights.start()
+        loop.refresh_status()
+
+    def _recover(self, loop: EventLoop, table: Table) -> None:
+        """Take up from the journal; the restore's records go with `daemon_started`."""
+        started = ("daemon_started", {"pid": os.getpid(), "game": self.config.game, "decks": table.decks,
+                                      "config": self.config.source, "journal_sync": self.config.journal.sync,
+                                      "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
+        effects = []
+        if self.journal.head_seq:
+            records = restart_records(self.journal)
+            effects = table.restore(TableRecovery.from_journal((r.kind, r.payload) for r in records))
+        loop.handle_inputs(started, [], extra=effects)
+        loop.lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
+
+    # ------------------------------------------------------------ shutdown
+    def shutdown(self, reason: str) -> None:
+        self.notifier.stopping(status=f"stopping: {reason}")
+        log.info("stopping", reason=reason)
+        if self.server is not None:
+            self.server.stop()
+        lamps = self._lamps_off()
+        if self.journal is not None and self.loop is not None:
+            try:
+                self.journal.append("daemon_stopped", {"reason": reason, "lamps": lamps}, durable=True)
+            except JournalError as error:
+                log.error("journal_failed", error=str(error), record="daemon_stopped")
+        for driver in self.drivers.values():
+            driver.close()
+        if self.journal is not None:
+            self.journal.close()
+        log.info("stopped", reason=reason, lamps=lamps)
+        self.notifier.close()
+
+    def _lamps_off(self) -> str:
+        lights = self.drivers.get("lights")
+        if lights is None or self.loop is None or self.loop.lamps is None:
+            return "not started"
+        self.loop.lamps.all_off()
+        if not lights.up:
+            log.warning("lamps_not_confirmed", reason="the lamp board is not connected")
+            return "off requested; the lamp board is not connected"
+        try:
+            board = lights.read_back(timeout=LAMPS_CONFIRM_S)
+        except DriverError as error:
+            log.warning("lamps_not_confirmed", reason=str(error))
+            return f"off requested; not confirmed: {error}"
+        lit = sorted(lamp for lamp, pattern in board.items() if pattern != LampPattern.OFF)
+        return "off (read back from the board)" if not lit else f"lamps still lit on the board: {lit}"

@@ -1,0 +1,85 @@
+"""What the daemon knows about its three device links, and the STATUS= line built from it.
+
+A link is `waiting` until its first session, `ok` while a session is up, `lost` after a
+LinkLost (`absent` when it has never been up: the device was not there at start). The
+daemon is ready (READY=1) once every device has had a session. The STATUS line is what
+`systemctl status tablectl` shows, e.g.
+
+    fortune6 · shoe 3 · round 57 betting · shoe ok · panel ok · lights lost
+    starting: waiting for the lights (cannot open /dev/tablectl/lights: ...) · fortune6 · no shoe · ...
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers import events as ev
+
+DEVICES = ("shoe", "panel", "lights")
+
+
+@dataclass
+class Link:
+    state: str = "waiting"  # waiting / ok / lost / absent
+    reason: str = ""
+    ever_up: bool = False
+    boot_id: int | None = None
+
+    def to_json(self) -> dict:
+        return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id}
+
+
+class Links:
+    def __init__(self) -> None:
+        self.devices = {name: Link() for name in DEVICES}
+
+    @property
+    def all_up_once(self) -> bool:
+        return all(link.ever_up for link in self.devices.values())
+
+    def note(self, event: ev.DeviceEvent) -> dict | None:
+        """Update from a driver event; returns an event-stream event for a link change."""
+        link = self.devices.get(event.device)
+        if link is None:
+            return None
+        if isinstance(event, (ev.DeviceConnected, ev.LinkRestored, ev.DeviceRebooted)):
+            what = {ev.DeviceConnected: "connected", ev.LinkRestored: "restored",
+                    ev.DeviceRebooted: "rebooted"}[type(event)]
+            link.state, link.reason, link.ever_up, link.boot_id = "ok", "", True, event.hello.boot_id
+            return {"event": "device", "device": event.device, "link": what, "boot_id": event.hello.boot_id}
+        if isinstance(event, ev.LinkLost):
+            link.state, link.reason = ("lost" if link.ever_up else "absent"), event.reason
+            return {"event": "device", "device": event.device, "link": link.state, "reason": event.reason}
+        if isinstance(event, ev.DeviceError):
+            return {"event": "device", "device": event.device, "error": event.detail, "code": event.code}
+        return None
+
+    def to_json(self) -> dict:
+        return {name: link.to_json() for name, link in self.devices.items()}
+
+    def waiting_for(self) -> list[str]:
+        return [name for name, link in self.devices.items() if not link.ever_up]
+
+
+def status_line(table, links: Links, ready: bool, note: str = "") -> str:
+    """One human line for systemd's STATUS=."""
+    parts = [table.game.key]
+    shoe = table.shoe
+    if not shoe.number:
+        parts.append("no shoe")
+    else:
+        parts.append(f"shoe {shoe.number}" + ("" if shoe.state == "in_play" else f" {shoe.state.replace('_', ' ')}"))
+    if table.play is not None:
+        parts.append(f"round {table.play.number} {table.state.replace('_', ' ')}")
+    else:
+        parts.append("no round yet")
+    parts += [f"{name} {link.state}" for name, link in links.devices.items()]
+    line = " · ".join(parts)
+    if not ready:
+        waiting = []
+        for name in links.waiting_for():
+            reason = links.devices[name].reason
+            waiting.append(f"the {name}" + (f" ({reason})" if reason else ""))
+        line = f"starting: waiting for {', '.join(waiting)} · {line}"
+    if note:
+        line = f"{note} · {line}"
+    return line

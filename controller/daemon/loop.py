@@ -1,0 +1,281 @@
+"""The daemon's event loop: one thread owns the Table, the journal, the lamps and the timers.
+
+Driver reader threads and the control socket's thread only `post` into the inbox (a
+queue.SimpleQueue, safe from signal handlers too). Each turn the loop pings the watchdog
+when due, fires due timers, then waits on the inbox no longer than the next timer or the
+next ping. For every input:
+
+  1. translate it (driver event -> table inputs, panel button -> Command, socket request ->
+     Command with source "socket", timer -> Timer),
+  2. `table.handle` each input (in memory; an exception is logged and becomes an `error`
+     record, a published `error` event and a refusal: the daemon goes on),
+  3. write the input's own record (`device`, `command`, `timer_expired`) FIRST and the
+     effects' Journal records after it, in ONE SQLite transaction (Journal.append_many),
+     fsynced when any of them is durable: nothing leaves the process before that commit,
+  4. carry out the other effects in order: Lamps -> the lamp board, timers, Publish -> the
+     event stream, Reply -> the socket client (a panel command's answer is published as a
+     `command` event).
+
+A journal that another connection holds locked blocks the loop (SQLite's busy timeout,
+retried) and so stops the watchdog pings: that is what the watchdog is for. Any other
+journal failure is fatal (DaemonFatal): nothing may be acted on that is not journaled.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import queue
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import structlog
+
+from controller.daemon.lamps_out import LampOutput
+from controller.daemon.links import Links, status_line
+from controller.daemon.timers import Timers
+from controller.daemon.translate import Translator
+from controller.journal import Journal, JournalBusy, JournalError
+from controller.table import CancelTimer, Journal as JournalEffect, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.table import inputs as i
+from drivers import events as ev
+
+log = structlog.get_logger("daemon")
+
+# Events worth a log line at info (journald keeps them); every other event is logged at debug.
+LOGGED_EVENTS = {
+    "round_opened": ("round",), "result": ("round", "winner"), "void": ("round", "kind", "clause", "reason"),
+    "irregularity": ("round", "kind", "clause", "consequence", "detail"), "held": ("round",),
+    "resumed": ("round", "how"), "settled": ("round",), "recovered": ("outcome", "state"),
+}
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Posted by the signal handler: stop taking input and shut down."""
+    reason: str
+
+
+class DaemonFatal(Exception):
+    """The journal cannot be written: the daemon must not act on anything more."""
+
+
+def input_json(inp) -> dict:
+    fields = dataclasses.asdict(inp) if dataclasses.is_dataclass(inp) else {"value": repr(inp)}
+    return {"input": type(inp).__name__, **{k: (dict(v) if k == "args" else v) for k, v in fields.items()}}
+
+
+class EventLoop:
+    def __init__(self, table: Table, journal: Journal, lamps: LampOutput, notifier, *,
+                 publish: Callable[[dict], None] = lambda event: None, clock: Callable[[], float] = time.monotonic):
+        self.table, self.journal, self.lamps, self.notifier = table, journal, lamps, notifier
+        self.publish = publish
+        self.clock = clock
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.timers = Timers()
+        self.links = Links()
+        self.translator = Translator(table.game.key, table)
+        self.ready = False
+        self.stop_requested: str | None = None
+        self.last_draw_counter: int | None = None  # the shoe's counter on the last card handled
+        self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
+        self._status_sent: str | None = None
+
+    # ------------------------------------------------------------ from any thread
+    def post(self, item) -> None:
+        """A driver event, a control Request, or Stop. Never blocks."""
+        self.inbox.put(item)
+
+    def request_stop(self, reason: str) -> None:
+        """For a signal handler: a journal write that waits on a lock gives up, then Stop is taken."""
+        self.stop_requested = reason
+        self.inbox.put(Stop(reason))
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> str:
+        """Turn until Stop; returns its reason. Raises DaemonFatal when the journal fails."""
+        while True:
+            now = self.clock()
+            self.notifier.ping_if_due(now)
+            for name in self.timers.pop_due(now):
+                self.handle_inputs(("timer_expired", {"name": name}), [i.Timer(name)])
+            self.refresh_status()
+            try:
+                item = self.inbox.get(timeout=self._wait(self.clock()))
+            except queue.Empty:
+                continue
+            if isinstance(item, Stop):
+                return item.reason
+            self.dispatch(item)
+
+    def _wait(self, now: float) -> float | None:
+        bounds = [deadline - now for deadline in (self.timers.next_deadline(),) if deadline is not None]
+        ping = self.notifier.seconds_until_due(now)
+        if ping is not None:
+            bounds.append(ping)
+        return max(0.0, min(bounds)) if bounds else None
+
+    def dispatch(self, item) -> None:
+        if isinstance(item, ev.DeviceEvent):
+            self.device_event(item)
+        elif hasattr(item, "cmd") and hasattr(item, "respond"):
+            self.request(item)
+        else:
+            log.error("unknown_inbox_item", item=repr(item))
+
+    # ------------------------------------------------------------ inputs
+    def device_event(self, event: ev.DeviceEvent) -> None:
+        link_change = self.links.note(event)
+        translation = self.translator.translate(event)
+        if isinstance(event, ev.CardDrawn):
+            self.last_draw_counter = event.draw_counter
+        button = getattr(event, "button", None) if isinstance(event, ev.ButtonPressed) else None
+        extra = []
+        if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
+            extra = [JournalEffect("error", {"detail": translation.problem, "device": event.device}),
+                     Publish({"event": "command", "source": "panel", "button": button, "command": None,
+                              "ok": False, "message": translation.problem})]
+            log.warning("button_refused", button=button, reason=translation.problem)
+        self.handle_inputs(("device", translation.record), translation.inputs, extra=extra,
+                           reply=self._panel_reply(button), before=link_change)
+
+    def request(self, request) -> None:
+        """A validated control-socket request (controller.control.Request)."""
+        command = i.Command(request.cmd, dict(request.args), source="socket")
+        record = None if request.cmd == "status" else (
+            "command", {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id})
+
+        def reply(answer: Reply) -> None:
+            fields = dict(answer.fields)
+            if request.cmd == "status":
+                fields["daemon"] = self.daemon_info()
+            else:
+                self.publish({"event": "command", "source": "socket", "command": request.cmd,
+                              "ok": answer.ok, "message": answer.message})
+            body = {"ok": True, "message": answer.message} if answer.ok else {"ok": False, "error": answer.message}
+            request.respond({**fields, **body})
+
+        self.handle_inputs(record, [command], reply=reply)
+
+    def handle_inputs(self, record: tuple[str, dict] | None, inputs: list, *, extra=(), reply=None,
+                      before: dict | None = None) -> None:
+        """Handle `inputs` (the table's), journal `record` + every Journal effect in one commit,
+        then carry the effects out in order."""
+        effects = list(extra)
+        for inp in inputs:
+            effects += self._handle(inp)
+        entries = [(record[0], record[1], None, False)] if record is not None else []
+        entries += [(e.kind, e.payload, None, e.durable) for e in effects if isinstance(e, JournalEffect)]
+        was_betting = self.table.state == "betting"
+        self.commit(entries)
+        if before is not None:
+            self.publish(before)
+            (log.warning if before.get("link") in ("lost", "absent") or "error" in before else log.info)(
+                "device", **{k: v for k, v in before.items() if k != "event"})
+        self.carry_out(effects, reply)
+        if self.table.state == "betting" and not was_betting:
+            self._checkpoint()  # a quiet moment: no card is due while bets are open
+
+    def _handle(self, inp) -> list:
+        try:
+            return self.table.handle(inp)
+        except Exception as error:  # a bug must not end the table: record it, refuse, go on
+            log.exception("handle_failed", **input_json(inp))
+            detail = f"{type(error).__name__} while handling {type(inp).__name__}: {error}"
+            effects = [JournalEffect("error", {"detail": detail, **input_json(inp), "state": self.table.state}),
+                       Publish({"event": "error", "detail": detail})]
+            if isinstance(inp, i.Command):
+                effects.append(Reply(False, f"internal error, the command was not carried out: {detail}"))
+            return effects
+
+    def commit(self, entries: list) -> None:
+        if not entries:
+            return
+        waiting = False
+        while True:
+            try:
+                self.journal.append_many(entries)
+            except JournalBusy as error:
+                if not waiting:
+                    waiting = True
+                    log.warning("journal_busy", error=str(error))
+                    self.status_note = "journal locked by another process: waiting to write"
+                    self.refresh_status()
+                if self.stop_requested is not None:  # told to stop: this input is dropped, not acted on
+                    raise DaemonFatal(f"stopping while the journal is locked: {error}") from None
+                continue
+            except JournalError as error:
+                raise DaemonFatal(str(error)) from None
+            break
+        if waiting:
+            log.info("journal_writable")
+            self.status_note = ""
+
+    def carry_out(self, effects: list, reply=None) -> None:
+        for effect in effects:
+            try:
+                if isinstance(effect, Lamps):
+                    self.lamps.show(effect.states)
+                elif isinstance(effect, StartTimer):
+                    self.timers.start(effect.name, effect.seconds, self.clock())
+                elif isinstance(effect, CancelTimer):
+                    self.timers.cancel(effect.name)
+                elif isinstance(effect, Publish):
+                    self.publish(dict(effect.event))
+                    self._log_event(effect.event)
+                elif isinstance(effect, Reply) and reply is not None:
+                    reply(effect)
+            except Exception as error:  # a device or socket problem must not end the loop
+                log.exception("effect_failed", effect=type(effect).__name__)
+                self.commit([("error", {"detail": f"{type(effect).__name__} failed: {type(error).__name__}: {error}"},
+                              None, False)])
+
+    def _panel_reply(self, button: int | None):
+        if button is None:
+            return None
+
+        def reply(answer: Reply) -> None:
+            command = self.table_button_command(button)
+            self.publish({"event": "command", "source": "panel", "button": button, "command": command,
+                          "ok": answer.ok, "message": answer.message})
+            (log.info if answer.ok else log.warning)("panel_command", button=button, command=command,
+                                                     ok=answer.ok, message=answer.message)
+        return reply
+
+    def table_button_command(self, button: int) -> str | None:
+        found = button_map(self.table.game.key).get(button)
+        return found.command if found else None
+
+    def _checkpoint(self) -> None:
+        try:
+            self.journal.checkpoint()
+        except JournalError as error:
+            log.warning("checkpoint_failed", error=str(error))
+
+    @staticmethod
+    def _log_event(event) -> None:
+        name = event.get("event")
+        keys = LOGGED_EVENTS.get(name)
+        if keys is not None:
+            log.info(name, **{k: event.get(k) for k in keys if k in event})
+        else:
+            log.debug(name, **{k: v for k, v in event.items() if k != "event"})
+
+    # ------------------------------------------------------------ readiness and status
+    def refresh_status(self) -> None:
+        became_ready = not self.ready and self.links.all_up_once
+        line = status_line(self.table, self.links, self.ready or became_ready, self.status_note)
+        if became_ready:
+            self.ready = True
+            self.notifier.ready(status=line)
+            log.info("ready", status=line)
+            self.publish({"event": "ready", "status": line})
+        elif line != self._status_sent:
+            self.notifier.status(line)
+        self._status_sent = line
+
+    def daemon_info(self) -> dict:
+        return {"ready": self.ready, "pid": os.getpid(), "status": self._status_sent,
+                "devices": self.links.to_json(), "timers": self.timers.running(),
+                "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
+                "last_draw_counter": self.last_draw_counter}

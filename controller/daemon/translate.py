@@ -1,0 +1,139 @@
+"""Driver events -> the daemon's `device` record and the table inputs (docs/table.md, "From
+driver events to table inputs"), plus the few things the mapping has to remember.
+
+The shoe's link: when a session comes up (first connect, link restored, reboot) the driver
+asks for a status, and the first status's draw counter is the proof the table needs (local
+ruling L4). So DeviceConnected / LinkRestored / DeviceRebooted only mark a session as
+pending; its first ShoeStatusChanged becomes ShoeLinkRestored(counter) (ShoeRebooted(counter)
+after a reboot). A DrawGap or DrawCountUnknown that the driver found in that same status is
+journaled but not handed on: the restore input carries the same counter, and the table
+applies L4 to it (handed on as well, the gap would be counted twice). The first status of a
+session repeats every field; only the ones that differ from what was known before the link
+dropped (at start-up: what the table knows) become inputs, so a reconnect does not read as
+"door closed" and "a shoe is in".
+
+A DrawGap found in a card hands the table the card's counter as `got`, matching the table's
+DrawGap(expected, got). A gap found in a later status outside a pending session (rare: the
+shoe counted a card it never sent) is handed on as the driver reports it; the next card's
+counter accounts for the last unheard card.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+
+from controller.table import inputs as i
+from controller.table import UnknownButton, command_for_button
+from drivers import events as ev
+from firmware_bridge.messages import Hello
+
+STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
+
+
+@dataclass
+class Translation:
+    record: dict  # the `device` journal record
+    inputs: list = field(default_factory=list)  # table inputs, in order
+    problem: str | None = None  # the event cannot become an input (an unknown button): an `error` record
+
+
+def _plain(value):
+    if isinstance(value, Hello):
+        return {"kind": value.kind.name.lower(), "boot_id": value.boot_id, "serial": value.serial,
+                "firmware": list(value.firmware), "protocol": list(value.protocol)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def device_record(event: ev.DeviceEvent) -> dict:
+    """The event as plain JSON: {"device": "shoe", "event": "CardDrawn", ...its fields}."""
+    record = {"device": event.device, "event": type(event).__name__}
+    for f in dataclasses.fields(event):
+        if f.name not in ("device", "at"):
+            record[f.name] = _plain(getattr(event, f.name))
+    return record
+
+
+class Translator:
+    """Stateful: one per daemon, used from the loop thread only."""
+
+    def __init__(self, game_key: str, table) -> None:
+        self.game_key = game_key
+        self.table = table  # read for the start-up baseline (door, key, cut card)
+        self.pending_session: str | None = None  # "connected" / "restored" / "rebooted"
+        self.known_status: dict | None = None  # the shoe's last status fields
+
+    def translate(self, event: ev.DeviceEvent) -> Translation:
+        out = Translation(device_record(event))
+        handler = getattr(self, f"_{event.device}_{type(event).__name__}", None) or getattr(
+            self, f"_any_{type(event).__name__}", None)
+        if handler is not None:
+            handler(event, out)
+        return out
+
+    # ------------------------------------------------------------ shoe
+    def _shoe_CardDrawn(self, e: ev.CardDrawn, out: Translation) -> None:
+        out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
+
+    def _shoe_DrawGap(self, e: ev.DrawGap, out: Translation) -> None:
+        if self.pending_session is None:
+            out.inputs.append(i.DrawGap(e.expected, e.got))
+
+    def _shoe_DrawCountUnknown(self, e: ev.DrawCountUnknown, out: Translation) -> None:
+        if self.pending_session is None:
+            out.inputs.append(i.ShoeRebooted(draw_counter=None))
+
+    def _shoe_DeviceConnected(self, e, out: Translation) -> None:
+        self.pending_session = "connected"
+
+    def _shoe_LinkRestored(self, e, out: Translation) -> None:
+        self.pending_session = "restored"
+
+    def _shoe_DeviceRebooted(self, e, out: Translation) -> None:
+        self.pending_session = "rebooted"
+
+    def _shoe_LinkLost(self, e: ev.LinkLost, out: Translation) -> None:
+        self.pending_session = None
+        out.inputs.append(i.ShoeLinkLost(e.reason))
+
+    def _shoe_ShoeStatusChanged(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
+        status = {name: getattr(e, name) for name in STATUS_FIELDS}
+        changed = list(e.changed)
+        if self.pending_session is not None:
+            restore = i.ShoeRebooted if self.pending_session == "rebooted" else i.ShoeLinkRestored
+            out.inputs.append(restore(draw_counter=e.draw_counter))
+            self.pending_session = None
+            before = self.known_status or {"present": True, "door_open": self.table.door_open,
+                                           "cut_card": self.table.shoe.cut_card_seen, "empty": False}
+            changed = [name for name in STATUS_FIELDS if status[name] != before[name]]
+        self.known_status = status
+        for name in changed:
+            if name == "door_open":
+                out.inputs.append(i.ShoeDoor(e.door_open))
+            elif name == "present":
+                out.inputs.append(i.ShoePresence(e.present))
+            elif name == "cut_card" and e.cut_card:
+                out.inputs.append(i.CutCard())
+            elif name == "empty" and e.empty:
+                out.inputs.append(i.ShoeEmpty())
+
+    # ------------------------------------------------------------ panel
+    def _panel_ButtonPressed(self, e: ev.ButtonPressed, out: Translation) -> None:
+        try:
+            command = command_for_button(self.game_key, e.button)
+        except UnknownButton as error:
+            out.problem = str(error)
+            return
+        out.record["command"] = command.name
+        out.inputs.append(command)
+
+    def _panel_KeyTurned(self, e: ev.KeyTurned, out: Translation) -> None:
+        out.inputs.append(i.SupervisorKey(e.on))
+
+    def _panel_PanelState(self, e: ev.PanelState, out: Translation) -> None:
+        if e.key_on != self.table.key_on:  # turned while the panel was not heard
+            out.inputs.append(i.SupervisorKey(e.key_on))

@@ -1,0 +1,52 @@
+"""The config file the rig writes for its daemon: the simulators' symlinks as devices, the
+journal and control socket in the rig's directory, quick reconnects, and any overrides."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping
+
+RIG_DEFAULTS = {
+    # Reconnect quickly: tests unplug and replug the shoe and restart the daemon.
+    "timeouts": {"reconnect_min_s": 0.05, "reconnect_max_s": 0.5},
+    "log": {"format": "json", "level": "info"},
+}
+
+
+def merged(base: Mapping, overrides: Mapping) -> dict:
+    out = {k: dict(v) if isinstance(v, Mapping) else v for k, v in base.items()}
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = dict(value) if isinstance(value, Mapping) else value
+    return out
+
+
+def rig_config(game: str, decks: int | None, directory: Path, links: Mapping[str, str], overrides: Mapping) -> dict:
+    config = {"game": game, **({"decks": decks} if decks is not None else {}),
+              "devices": dict(links),
+              "journal": {"path": str(directory / "journal.sqlite")},
+              "control": {"socket": str(directory / "control.sock")}}
+    return merged(merged(config, RIG_DEFAULTS), overrides)
+
+
+def _value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    raise TypeError(f"config value {value!r}: not a TOML scalar or list")
+
+
+def toml_text(config: Mapping) -> str:
+    """Top-level keys, then one [section] per table (the config has no deeper nesting)."""
+    lines = [f"{k} = {_value(v)}" for k, v in config.items() if not isinstance(v, Mapping)]
+    for section, table in config.items():
+        if isinstance(table, Mapping):
+            lines += ["", f"[{section}]"] + [f"{k} = {_value(v)}" for k, v in table.items()]
+    return "\n".join(lines) + "\n"

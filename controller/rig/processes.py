@@ -1,0 +1,77 @@
+"""Child processes the rig starts (simulators, the daemon), stopped only by their own PID."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: children import the same code
+
+
+class RigError(RuntimeError):
+    """The rig could not do what was asked (a process did not start, a wait ran out, ...)."""
+
+
+class Child:
+    """One child process, its stdout and stderr in files under the rig's directory."""
+
+    def __init__(self, name: str, argv: list[str], directory: Path, env: dict | None = None) -> None:
+        self.name = name
+        self.argv = argv
+        self.stdout_path = directory / f"{name}.out"
+        self.stderr_path = directory / f"{name}.err"
+        with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
+            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                         env=env if env is not None else child_env())
+        self.pid = self.proc.pid
+
+    @property
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+    def signal(self, signum: int) -> None:
+        if self.running:
+            os.kill(self.pid, signum)
+
+    def wait(self, timeout: float) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise RigError(f"{self.name} (pid {self.pid}) still running after {timeout:g} s") from None
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM, then SIGKILL if it has not exited within `timeout`; returns the exit code."""
+        self.signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return self.proc.returncode
+
+    def kill(self) -> int:
+        self.signal(signal.SIGKILL)
+        return self.proc.wait()
+
+    def output(self, tail: int = 4000) -> str:
+        """The end of its stdout and stderr, for error messages."""
+        text = ""
+        for path in (self.stdout_path, self.stderr_path):
+            try:
+                text += path.read_text(errors="replace")[-tail:]
+            except FileNotFoundError:
+                pass
+        return text
+
+
+def child_env(**extra: str) -> dict:
+    """This environment without systemd's variables (a child must not notify in our name)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env.update(extra)
+    return env
+
+
+def python_module(module: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", module, *args]
