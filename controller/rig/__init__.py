@@ -40,7 +40,10 @@ The dealer (controller/rig/dealer.py):
     fault(kind, **fields) -> dict      shoe faults: unplug, replug, reboot, door_open, foreign, misread, ...
     load_shoe(seed=None, cards=None, cut_card=None)   a new shoe/deck into the shoe sim
     new_shoe(seed=None, cards=None, cut_card=None) -> shoe   load if needed, "new shoe", the burn
-    play_round(decide=None, spots=None, timeout=20) -> event   `result` (after confirm), `void` or `held`
+    play_round(decide=None, spots=None, timeout=20) -> event   `result` (after confirm), `void` or `held`;
+                                       loads a new shoe (deck-per-round games: the next deck) when needed;
+                                       decide(spot, options) -> decision (default dealer.plain_decision:
+                                       play / stay / house when offered, else the game's default)
     button_id(command, **args) -> int   wait_for_counter(counter)
 
 Observing:

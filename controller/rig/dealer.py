@@ -13,6 +13,12 @@ CARD_STATES = ("bets_closed", "dealing", "drawing")
 ROUND_CLOSED = ("idle", "settled", "void")
 ROUND_ENDS = ("result", "void", "held")
 Decide = Callable[[int, list], "str | None"]  # (spot, options) -> decision; None: the game's default
+PLAIN_CHOICES = ("play", "stay", "house")  # what play_round decides when not told: a plain, complete round
+
+
+def plain_decision(spot: int, options: list) -> str | None:
+    """The first of play / stay / house offered; else None (the game's default)."""
+    return next((choice for choice in PLAIN_CHOICES if choice in options), None)
 
 
 class DealerMixin:
@@ -97,16 +103,17 @@ class DealerMixin:
                    timeout: float = WAIT) -> dict:
         """Deal one round as the table asks: a new shoe (or the next deck) when needed, the
         live `spots`, "Place your bets", "No more bets", the cards due, the decisions
-        (`decide(spot, options)`, else the game's default), and "confirm" after a result.
+        (`decide(spot, options)`; default `plain_decision`: play, stay or house when offered,
+        else the game's default), and "confirm" after a result.
         Returns the round's last event: `result` (settled), `void`, or `held` (the round
         waits for the supervisor: the caller resolves it)."""
         status = self.status()
         if status["state"] not in ROUND_CLOSED:
             raise RigError(f"a round is in progress ({status['state']}); play_round opens a new one")
-        if self.deck_per_round:
-            self.load_shoe()
-        elif status["shoe"]["state"] in ("no_shoe", "finished"):
+        if status["shoe"]["state"] in ("no_shoe", "finished"):
             self.new_shoe()
+        elif self.deck_per_round and self._shoe_used:
+            self.load_shoe()  # the shuffler's next deck
         if spots is not None:
             self._ok(self.send("spots", spots=list(spots)), "spots")
         mark = self.events.mark()
@@ -127,7 +134,7 @@ class DealerMixin:
                 self.draw(1)
             elif state == "awaiting_decisions":
                 pending = status["pending_decision"]
-                choice = decide(pending["spot"], pending["options"]) if decide else None
+                choice = (decide or plain_decision)(pending["spot"], pending["options"])
                 fields = {"spot": pending["spot"], **({"decision": choice} if choice is not None else {})}
                 self._ok(self.send("decide", **fields), f"decide {fields}")
             elif state in ROUND_ENDS:
