@@ -97,8 +97,7 @@ class EventLoop:
         while True:
             now = self.clock()
             self.notifier.ping_if_due(now)
-            for name in self.timers.pop_due(now):
-                self.handle_inputs(("timer_expired", {"name": name}), [i.Timer(name)])
+            self.fire_timers(now)
             self.refresh_status()
             try:
                 item = self.inbox.get(timeout=self._wait(self.clock()))
@@ -107,6 +106,11 @@ class EventLoop:
             if isinstance(item, Stop):
                 return item.reason
             self.dispatch(item)
+
+    def fire_timers(self, now: float) -> None:
+        """Every timer due at `now` becomes a Timer input (its own `timer_expired` record first)."""
+        for name in self.timers.pop_due(now):
+            self.handle_inputs(("timer_expired", {"name": name}), [i.Timer(name)])
 
     def _wait(self, now: float) -> float | None:
         bounds = [deadline - now for deadline in (self.timers.next_deadline(),) if deadline is not None]

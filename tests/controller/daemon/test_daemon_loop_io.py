@@ -1,0 +1,119 @@
+"""The loop with its real neighbours: the control socket (a real ControlServer and clients on a
+Unix socket, the loop running its own inbox), systemd's notify socket (a real datagram
+socket), and a journal another connection holds locked."""
+import sqlite3
+import threading
+
+import pytest
+
+from controller.control import ControlClient, ControlServer
+from controller.daemon.loop import DaemonFatal, Stop
+from controller.rig import NotifyListener
+from controller.sdnotify import Notifier
+from drivers import events as ev
+from firmware_bridge.enums import DeviceKind
+from firmware_bridge.messages import Hello
+
+from conftest import LoopRig
+
+WAIT = 20.0  # a guard against hanging, not a measure of speed
+
+
+@pytest.fixture
+def notify(tmp_path):
+    listener = NotifyListener(str(tmp_path / "notify.sock"))
+    yield listener
+    listener.close()
+
+
+def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_path):
+    rig = LoopRig(tmp_path, burn=False)
+    server = ControlServer(tmp_path / "control.sock", rig.loop.post).start()
+    rig.loop.publish = server.publish
+    replies = {}
+
+    def dealer():
+        with ControlClient(server.path, timeout=WAIT) as client:
+            replies["place_bets"] = client.request("place_bets")
+            replies["new_shoe"] = client.request("new_shoe")
+            replies["status"] = client.request("status")
+        rig.loop.post(Stop("test over"))
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    try:
+        assert rig.loop.run() == "test over"
+    finally:
+        thread.join(WAIT)
+        server.stop()
+        rig.close()
+    assert replies["place_bets"]["ok"] is False and "new_shoe" in replies["place_bets"]["error"]
+    assert replies["new_shoe"] == {"id": 2, "ok": True, "message": replies["new_shoe"]["message"], "shoe": 1}
+    status = replies["status"]
+    assert status["state"] == "idle" and status["shoe"]["number"] == 1
+    assert status["daemon"]["journal"]["records"] == 3 and status["daemon"]["ready"] is False
+    kinds = [(r.kind, r.payload.get("name")) for r in rig.records()]
+    assert kinds == [("command", "place_bets"), ("command", "new_shoe"), ("shoe", None)]
+    assert rig.records()[0].payload == {"name": "place_bets", "args": {}, "source": "socket", "client": 1}
+
+
+def test_ready_once_every_device_is_up_and_status_lines_follow(tmp_path, notify):
+    rig = LoopRig(tmp_path, notifier=Notifier(notify.path))
+    hello = {kind: Hello(kind, boot_id=n) for n, kind in enumerate((DeviceKind.SHOE, DeviceKind.PANEL, DeviceKind.LIGHTS))}
+    rig.loop.dispatch(ev.LinkLost(device="lights", at=0.0, reason="cannot open /x/lights: no such serial device"))
+    rig.loop.refresh_status()
+    for name, kind in (("shoe", DeviceKind.SHOE), ("panel", DeviceKind.PANEL)):
+        rig.loop.dispatch(ev.DeviceConnected(device=name, at=0.0, hello=hello[kind]))
+        rig.loop.refresh_status()
+    rig.loop.dispatch(ev.DeviceConnected(device="lights", at=0.0, hello=hello[DeviceKind.LIGHTS]))
+    rig.loop.refresh_status()
+    rig.loop.dispatch(ev.LinkLost(device="lights", at=0.0, reason="no ack"))
+    rig.loop.refresh_status()
+    rig.close()
+    messages = notify.wait_for(lambda m: "lights lost" in m.text, WAIT)
+    texts = [m.text for m in messages]
+    assert texts[0] == ("STATUS=starting: waiting for the shoe, the panel, the lights (cannot open /x/lights: no such "
+                        "serial device) · fortune6 · no shoe · no round yet · shoe waiting · panel waiting · lights absent")
+    ready = [t for t in texts if t.startswith("READY=1")]
+    assert ready == ["READY=1\nSTATUS=fortune6 · no shoe · no round yet · shoe ok · panel ok · lights ok"]
+    assert texts.index(ready[0]) == len(texts) - 2 and all("READY" not in t for t in texts[:-2])
+    assert texts[-1] == "STATUS=fortune6 · no shoe · no round yet · shoe ok · panel ok · lights lost"
+
+
+def test_a_locked_journal_blocks_the_input_until_it_is_free_and_says_so(tmp_path, notify):
+    rig = LoopRig(tmp_path, notifier=Notifier(notify.path))
+    rig.journal.connection.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(rig.journal_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN EXCLUSIVE")
+
+    def release_when_shown():
+        notify.wait_for(lambda m: "journal locked" in m.text, WAIT)
+        other.execute("ROLLBACK")
+
+    thread = threading.Thread(target=release_when_shown)
+    thread.start()
+    try:
+        rig.press("new_shoe")  # blocks in the journal until the other connection lets go
+    finally:
+        thread.join(WAIT)
+        other.close()
+    assert rig.kinds() == ["device", "shoe"] and rig.table.shoe.number == 1
+    assert rig.loop.status_note == ""
+    rig.loop.refresh_status()
+    after = notify.wait_for(lambda m: m.text.startswith("STATUS="), WAIT)[-1]
+    assert "journal locked" not in after.text and "shoe 1 burning" in after.text
+    rig.close()
+
+
+def test_a_stop_while_the_journal_is_locked_ends_without_acting(tmp_path):
+    rig = LoopRig(tmp_path)
+    rig.journal.connection.execute("PRAGMA busy_timeout = 20")
+    other = sqlite3.connect(rig.journal_path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    rig.loop.request_stop("SIGTERM")
+    with pytest.raises(DaemonFatal, match="stopping while the journal is locked"):
+        rig.press("new_shoe")
+    other.execute("ROLLBACK")
+    other.close()
+    assert rig.records() == [] and rig.board.sets == []
+    rig.close()
