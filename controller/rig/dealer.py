@@ -107,9 +107,18 @@ class DealerMixin:
         else the game's default), and "confirm" after a result.
         Returns the round's last event: `result` (settled), `void`, or `held` (the round
         waits for the supervisor: the caller resolves it)."""
+        number, mark = self._open(spots)
+        return self._deal_to_the_end(number, mark, decide, timeout)
+
+    def open_round(self, spots: list[int] | None = None) -> int:
+        """What play_round does before the first card: a new shoe or the next deck when
+        needed, the live `spots`, "Place your bets", "No more bets". Returns the round number."""
+        return self._open(spots)[0]
+
+    def _open(self, spots) -> tuple[int, int]:
         status = self.status()
         if status["state"] not in ROUND_CLOSED:
-            raise RigError(f"a round is in progress ({status['state']}); play_round opens a new one")
+            raise RigError(f"a round is in progress ({status['state']}); a new one cannot open")
         if status["shoe"]["state"] in ("no_shoe", "finished"):
             self.new_shoe()
         elif self.deck_per_round and self._shoe_used:
@@ -120,6 +129,18 @@ class DealerMixin:
         self._ok(self.press("place_bets"), "place_bets")
         number = self.events.wait_for("round_opened", after=mark)["round"]
         self.press("no_more_bets")
+        return number, mark
+
+    def finish_round(self, decide: Decide | None = None, timeout: float = WAIT) -> dict:
+        """Deal the round in progress to its end from where it stands (e.g. after a hold was
+        resolved); returns its next `result` (after confirm), `void` or `held` event."""
+        mark = self.events.mark()
+        status = self.status()
+        if status["round"] is None or status["state"] in ROUND_CLOSED:
+            raise RigError(f"no round in progress ({status['state']})")
+        return self._deal_to_the_end(status["round"]["number"], mark, decide, timeout)
+
+    def _deal_to_the_end(self, number: int, mark: int, decide: Decide | None, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             end = self.events.find(after=mark, predicate=lambda e: e.get("event") in ROUND_ENDS

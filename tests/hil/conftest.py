@@ -1,0 +1,27 @@
+"""Hardware-in-the-loop: the real `tablectl run` process against the simulators on real ptys,
+through controller.rig (the rig acts as the dealer). Every process is stopped by its PID at
+teardown and must be gone; a test that leaves one running fails."""
+from __future__ import annotations
+
+import pytest
+
+from controller.rig import Rig
+
+
+@pytest.fixture
+def start_rig():
+    """start_rig(game="fortune6", **Rig options) -> a started Rig, stopped at teardown."""
+    rigs: list[Rig] = []
+
+    def start(game: str = "fortune6", **options) -> Rig:
+        rig = Rig(game, **options)
+        rigs.append(rig)
+        return rig.start(wait_ready=not options.get("absent"))
+
+    yield start
+    for rig in rigs:
+        rig.stop()
+    for rig in rigs:
+        children = [sim.child for sim in rig.sims.values()] + ([rig.daemon.child] if rig.daemon else [])
+        alive = [f"{child.name} (pid {child.pid})" for child in children if child.running]
+        assert not alive, f"still running after the rig stopped: {alive}"
