@@ -14,7 +14,10 @@ Commands (JSON {"cmd": ...} on the control socket, or text lines on stdin):
     state                         everything the simulator knows, as JSON
     fault KIND [VALUE]            garbage [n] | bad_crc | drop | duplicate | unplug | replug |
                                   reboot [clear_counter] | stall [seconds] |
-                                  double_draw | foreign [code] | misread | door_open | door_close
+                                  double_draw | foreign [code] | misread | door_open | door_close |
+                                  unheard (the next card leaves and is counted, but no CARD is sent:
+                                  the host sees a gap in the draw counter) |
+                                  remove | insert (the shoe taken out of / put back in its place)
     sleep S / wait connected      (stdin scripts only) pause the script
     quit
 
@@ -53,7 +56,7 @@ class Shoe(VirtualDevice):
     KIND = DeviceKind.SHOE
     NAME = "shoe"
     TEXT_ARGS = {"draw": ("n",), "auto": ("ms",), "load": ("seed",)}
-    DEVICE_FAULTS = ("double_draw", "foreign", "misread", "door_open", "door_close")
+    DEVICE_FAULTS = ("double_draw", "foreign", "misread", "door_open", "door_close", "unheard", "remove", "insert")
 
     def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
         self.deck_kind = DeckKind(options.deck_kind)
@@ -62,6 +65,7 @@ class Shoe(VirtualDevice):
         self.decks = options.decks
         self.draw_counter = 0
         self.door_open = False
+        self.present = True
         self._fill(options.cards, options.seed, options.cut_card, "--")
         self.next_draw_faults: deque[tuple[str, dict]] = deque()
         self.auto_ms = options.auto_deal or 0
@@ -93,7 +97,7 @@ class Shoe(VirtualDevice):
         return {"seed": self.seed, "cards": len(self.cards)}
 
     def status_message(self, now: float) -> ShoeStatus:
-        return ShoeStatus(self.draw_counter, self.device_ms(now), present=True, door_open=self.door_open,
+        return ShoeStatus(self.draw_counter, self.device_ms(now), present=self.present, door_open=self.door_open,
                           cut_card_seen=self.cut_card_seen, empty=self.empty)
 
     def on_message(self, msg: Message, now: float) -> None:
@@ -132,6 +136,10 @@ class Shoe(VirtualDevice):
             for _ in range(2):
                 card = self._next_real_card(now)
                 drawn.append({**self._card_out(card.code, now, double_draw=True), "card": str(card)})
+        elif fault == "unheard":  # the reader missed it, the counter did not: a gap the host must see
+            card = self._next_real_card(now)
+            self.draw_counter = (self.draw_counter + 1) % (1 << 32)
+            drawn = [{"code": f"0x{card.code:04x}", "counter": self.draw_counter, "card": str(card), "unheard": True}]
         else:
             card = self._next_real_card(now)
             misread = fault == "misread"
@@ -194,6 +202,10 @@ class Shoe(VirtualDevice):
             self.door_open = kind == "door_open"
             self.send(self.status_message(now), now)
             return {"door_open": self.door_open}
+        if kind in ("remove", "insert"):
+            self.present = kind == "insert"
+            self.send(self.status_message(now), now)
+            return {"present": self.present}
         detail = {}
         if kind == "foreign":
             code = arg_int(command, "code", FOREIGN_DEFAULTS[self.deck_kind], 0, 0xFFFF)
@@ -210,7 +222,7 @@ class Shoe(VirtualDevice):
 
     def device_state(self) -> dict:
         return {"draw_counter": self.draw_counter, "dealt": self.position,
-                "remaining": len(self.cards) - self.position, "door_open": self.door_open,
+                "remaining": len(self.cards) - self.position, "door_open": self.door_open, "present": self.present,
                 "cut_card": self.cut_card, "cut_card_seen": self.cut_card_seen, "empty": self.empty,
                 "auto_ms": self.auto_ms, "seed": self.seed, "deck_kind": self.deck_kind.value,
                 "next_draw_faults": [kind for kind, _ in self.next_draw_faults]}
