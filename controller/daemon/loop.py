@@ -11,7 +11,9 @@ next ping. For every input:
      record, a published `error` event and a refusal: the daemon goes on),
   3. write the input's own record (`device`, `command`, `timer_expired`) FIRST and the
      effects' Journal records after it, in ONE SQLite transaction (Journal.append_many),
-     fsynced when any of them is durable: nothing leaves the process before that commit,
+     fsynced when any of them is durable: nothing leaves the process before that commit.
+     Inputs already waiting in the inbox are taken together (up to MAX_BATCH): handled one
+     after the other, their records in that one commit, in order,
   4. carry out the other effects in order: Lamps -> the lamp board, timers, Publish -> the
      event stream, Reply -> the socket client (a panel command's answer is published as a
      `command` event).
@@ -34,6 +36,7 @@ import structlog
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
+from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
 from controller.journal import Journal, JournalBusy, JournalError
 from controller.table import CancelTimer, Journal as JournalEffect, Lamps, Publish, Reply, StartTimer, Table, button_map
@@ -54,6 +57,21 @@ LOGGED_EVENTS = {
 class Stop:
     """Posted by the signal handler: stop taking input and shut down."""
     reason: str
+
+
+MAX_BATCH = 32  # inputs already waiting that share one commit
+
+
+@dataclass
+class _Handled:
+    """One input, handled in memory: its records and effects, not yet committed or carried out."""
+    entries: list
+    effects: list
+    reply: Callable | None
+    before: dict | None
+    timed: bool
+    handle_s: float
+    opened_betting: bool
 
 
 class DaemonFatal(Exception):
@@ -79,6 +97,8 @@ class EventLoop:
         self.stop_requested: str | None = None
         self.last_draw_counter: int | None = None  # the shoe's counter on the last card handled
         self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
+        self.timing = LoopTiming()
+        self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
         self._status_sent: str | None = None
 
     # ------------------------------------------------------------ from any thread
@@ -103,9 +123,35 @@ class EventLoop:
                 item = self.inbox.get(timeout=self._wait(self.clock()))
             except queue.Empty:
                 continue
+            stop = self.take_batch(item)
+            if stop is not None:
+                return stop.reason
+
+    def take_batch(self, first) -> Stop | None:
+        """Handle `first` and whatever else is already waiting (up to MAX_BATCH): every input
+        in order, their records in one commit, then every effect in order. A burst of cards
+        costs one commit (one fsync when a result is among them). Returns a Stop met."""
+        batch, stop = [], None
+        item = first
+        while True:
             if isinstance(item, Stop):
-                return item.reason
-            self.dispatch(item)
+                stop = item
+                break
+            batch.append(item)
+            if len(batch) >= MAX_BATCH:
+                break
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+        self._pending = []
+        try:
+            for item in batch:
+                self.dispatch(item)
+        finally:
+            pending, self._pending = self._pending, None
+        self._finish(pending)
+        return stop
 
     def fire_timers(self, now: float) -> None:
         """Every timer due at `now` becomes a Timer input (its own `timer_expired` record first)."""
@@ -129,6 +175,7 @@ class EventLoop:
 
     # ------------------------------------------------------------ inputs
     def device_event(self, event: ev.DeviceEvent) -> None:
+        self.timing.add("lag", self.clock() - event.at)
         link_change = self.links.note(event)
         translation = self.translator.translate(event)
         if isinstance(event, ev.CardDrawn):
@@ -163,21 +210,39 @@ class EventLoop:
 
     def handle_inputs(self, record: tuple[str, dict] | None, inputs: list, *, extra=(), reply=None,
                       before: dict | None = None) -> None:
-        """Handle `inputs` (the table's), journal `record` + every Journal effect in one commit,
-        then carry the effects out in order."""
+        """Handle `inputs` (the table's); `record` and every Journal effect go into the
+        journal, committed before any other effect is carried out (with the rest of the
+        batch when the loop is taking one)."""
+        was_betting = self.table.state == "betting"
+        started = time.perf_counter()
         effects = list(extra)
         for inp in inputs:
             effects += self._handle(inp)
         entries = [(record[0], record[1], None, False)] if record is not None else []
         entries += [(e.kind, e.payload, None, e.durable) for e in effects if isinstance(e, JournalEffect)]
-        was_betting = self.table.state == "betting"
-        self.commit(entries)
-        if before is not None:
-            self.publish(before)
-            (log.warning if before.get("link") in ("lost", "absent") or "error" in before else log.info)(
-                "device", **{k: v for k, v in before.items() if k != "event"})
-        self.carry_out(effects, reply)
-        if self.table.state == "betting" and not was_betting:
+        handled = _Handled(entries, effects, reply, before, bool(inputs), time.perf_counter() - started,
+                           opened_betting=self.table.state == "betting" and not was_betting)
+        if self._pending is not None:
+            self._pending.append(handled)
+        else:
+            self._finish([handled])
+
+    def _finish(self, handled: list) -> None:
+        started = time.perf_counter()
+        self.commit([entry for h in handled for entry in h.entries])
+        commit_each = (time.perf_counter() - started) / max(1, len(handled))
+        for h in handled:
+            started = time.perf_counter()
+            if h.before is not None:
+                self.publish(h.before)
+                (log.warning if h.before.get("link") in ("lost", "absent") or "error" in h.before else log.info)(
+                    "device", **{k: v for k, v in h.before.items() if k != "event"})
+            self.carry_out(h.effects, h.reply)
+            if h.timed:
+                self.timing.add("handle", h.handle_s)
+                self.timing.add("commit", commit_each)
+                self.timing.add("effects", time.perf_counter() - started)
+        if any(h.opened_betting for h in handled):
             self._checkpoint()  # a quiet moment: no card is due while bets are open
 
     def _handle(self, inp) -> list:
@@ -282,4 +347,4 @@ class EventLoop:
         return {"ready": self.ready, "pid": os.getpid(), "status": self._status_sent,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
-                "last_draw_counter": self.last_draw_counter}
+                "last_draw_counter": self.last_draw_counter, "loop_us": self.timing.to_json()}
