@@ -1,0 +1,55 @@
+"""Ctrl-C (and SIGTERM) for the demo: the first one stops the demo where it stands; while the
+demo stops every process it started (by PID), further ones only say it is stopping.
+
+    with stoppable():              # SIGINT/SIGTERM raise Interrupted, once
+        try:
+            ...
+        finally:
+            with shielded():       # cleanup: a signal now only prints a line
+                rig.stop()
+"""
+from __future__ import annotations
+
+import signal
+import sys
+from contextlib import contextmanager
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(BaseException):
+    """The user stopped the demo (a BaseException, like KeyboardInterrupt: nothing swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _say_stopping(signum, frame) -> None:
+    print("tablectl demo: stopping; every process it started is being stopped", file=sys.stderr)
+
+
+def _raise_once(signum, frame) -> None:
+    for sig in SIGNALS:
+        signal.signal(sig, _say_stopping)
+    raise Interrupted(signum)
+
+
+@contextmanager
+def _handling(handler):
+    previous = {sig: signal.signal(sig, handler) for sig in SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def stoppable():
+    """Within: the first SIGINT/SIGTERM raises Interrupted; later ones only say so."""
+    return _handling(_raise_once)
+
+
+def shielded():
+    """Cleanup a signal must not cut short: SIGINT/SIGTERM only say the demo is stopping."""
+    return _handling(_say_stopping)
