@@ -25,6 +25,7 @@ class RoundsMixin:
         """Journal the irregularity and apply its consequence to the round in progress; with no
         round in progress it is noted (journaled, the error lamp blinks until the next round)."""
         in_round = self._round_open()
+        evidence = evidence or self._table_evidence()
         record = {
             "round": self.play.number if in_round else None, "kind": rule.kind.value,
             "clause": rule.clause, "consequence": rule.consequence.value if in_round else "noted",
@@ -38,12 +39,18 @@ class RoundsMixin:
         self.play.irregularities.append(record)
         self.last_rule = rule
         if rule.consequence is C.VOID:
-            self._void(out, rule, detail, evidence or {})
+            self._void(out, rule, detail, evidence)
         elif rule.consequence is C.HOLD:
-            self._hold(out, rule, detail, evidence or {}, list(pending), keyed)
+            self._hold(out, rule, detail, evidence, list(pending), keyed)
         else:  # refused: the round goes on; the error lamp asks for attention
             self.notes.append(record)
         return record["consequence"]
+
+    def _table_evidence(self) -> dict:
+        """For an irregularity no card carries (door, shoe removed or empty, timer, link): what
+        the table knew when it happened, so that no void is journaled without evidence."""
+        return {"draw_counter": self.shoe.last_counter, "shoe_remaining": self.shoe.remaining,
+                "round_cards": self.play.cards_json() if self.play is not None else []}
 
     def _hold(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict,
               pending: list[Arrival], keyed: int) -> None:
