@@ -44,7 +44,8 @@ The dealer (controller/rig/dealer.py):
                                        loads a new shoe (deck-per-round games: the next deck) when needed;
                                        decide(spot, options) -> decision (default dealer.plain_decision:
                                        play / stay / house when offered, else the game's default)
-    open_round(spots=None) -> round number   shoe/deck if needed, spots, "Place your bets", "No more bets"
+    open_round(spots=None, close_bets=True) -> round number   shoe/deck if needed, spots, "Place your bets",
+                                       "No more bets" (close_bets=False: bets stay open)
     finish_round(decide=None, timeout=20) -> event   deal the round in progress to its end (after a hold)
     button_id(command, **args) -> int   wait_for_counter(counter)
 

@@ -110,12 +110,13 @@ class DealerMixin:
         number, mark = self._open(spots)
         return self._deal_to_the_end(number, mark, decide, timeout)
 
-    def open_round(self, spots: list[int] | None = None) -> int:
+    def open_round(self, spots: list[int] | None = None, close_bets: bool = True) -> int:
         """What play_round does before the first card: a new shoe or the next deck when
-        needed, the live `spots`, "Place your bets", "No more bets". Returns the round number."""
-        return self._open(spots)[0]
+        needed, the live `spots`, "Place your bets", "No more bets" (not with `close_bets=False`:
+        the round stays open for bets). Returns the round number."""
+        return self._open(spots, close_bets)[0]
 
-    def _open(self, spots) -> tuple[int, int]:
+    def _open(self, spots, close_bets: bool = True) -> tuple[int, int]:
         status = self.status()
         if status["state"] not in ROUND_CLOSED:
             raise RigError(f"a round is in progress ({status['state']}); a new one cannot open")
@@ -128,7 +129,8 @@ class DealerMixin:
         mark = self.events.mark()
         self._ok(self.press("place_bets"), "place_bets")
         number = self.events.wait_for("round_opened", after=mark)["round"]
-        self.press("no_more_bets")
+        if close_bets:
+            self.press("no_more_bets")
         return number, mark
 
     def finish_round(self, decide: Decide | None = None, timeout: float = WAIT) -> dict:
