@@ -25,3 +25,23 @@ def start_rig():
         children = [sim.child for sim in rig.sims.values()] + ([rig.daemon.child] if rig.daemon else [])
         alive = [f"{child.name} (pid {child.pid})" for child in children if child.running]
         assert not alive, f"still running after the rig stopped: {alive}"
+
+
+# ---------------------------------------------------------------- the matrix (tests/hil/test_hil_matrix_*.py)
+@pytest.fixture(scope="module")
+def rig_pool(request):
+    """One rig per game for the whole module (hil_matrix.RigPool), options from the module's
+    RIG_OPTIONS; everything it started must be gone at the end."""
+    from hil_matrix import RigPool
+
+    pool = RigPool(**getattr(request.module, "RIG_OPTIONS", {}))
+    yield pool
+    alive = pool.close()
+    assert not alive, f"still running after the rig stopped: {alive}"
+
+
+@pytest.fixture
+def table(rig_pool, game):
+    """The module's rig for `game` (parametrize `game` with scope="module"), with no round in
+    progress: a rig left mid-round or dead by a failed test is replaced."""
+    return rig_pool.ready(game)
