@@ -1,0 +1,72 @@
+"""`tablectl demo --rounds N --seed S` for every game, as a real subprocess: N JSON lines, each
+round agreeing with the rules engine (cards replayed through games.replay with the same spots
+and decisions give the same winner and bets), the lamps showing the result, Fu Bacc decided by
+the optimal strategy, the same seed dealing the same cards, and nothing left running."""
+import pytest
+
+from cross_check import check_result_round, optimal_actions
+from demo_process import assert_all_stopped, run_demo
+from games.registry import GAME_KEYS
+
+SEED = 21
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """One 3-round run per game (module-scoped: each run starts a daemon and three simulators)."""
+    return {game: run_demo("--game", game, "--rounds", "3", "--seed", str(SEED)) for game in GAME_KEYS}
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_every_round_agrees_with_the_rules_engine(runs, game):
+    run = runs[game]
+    assert run.code == 0, run.stderr
+    assert [line["round"] for line in run.lines] == [1, 2, 3]
+    for line in run.lines:
+        assert line["game"] == game and line["shoe"] == 1
+        assert line["irregularities"] == [] and line["fault"] is None and line["supervisor"] == []
+        check_result_round(line)
+    assert_all_stopped(run.stderr)
+
+
+@pytest.mark.parametrize("game", ["fubacc", "paigow"])
+def test_spot_games_play_the_seeded_spots_with_their_decisions(runs, game):
+    for line in runs[game].lines:
+        assert line["live_spots"] and sorted(line["spots"]) == sorted(map(str, line["live_spots"]))
+        assert sorted(line["decisions"]) == sorted(line["spots"])
+        if game == "paigow":
+            assert all(made == ["house"] for made in line["decisions"].values())
+
+
+def test_fubacc_decides_by_the_optimal_strategy(runs):
+    actions = {}
+    for line in runs["fubacc"].lines:
+        optimal = optimal_actions(line)
+        assert {spot: ",".join(made) for spot, made in line["decisions"].items()} == optimal
+        actions.update({(line["round"], spot): action for spot, action in optimal.items()})
+    assert len(actions) >= 3  # more than one spot decided across the rounds
+
+
+def test_fortune7_names_the_player_dealer_and_lights_the_seat(runs):
+    for line in runs["fortune7"].lines:
+        seat = line["player_dealer"]
+        assert 1 <= seat <= 7
+    # rounds 1 and 2 are the first turn of two hands: the same seat holds the position
+    assert runs["fortune7"].lines[0]["player_dealer"] == runs["fortune7"].lines[1]["player_dealer"]
+    assert any(name.startswith("player_dealer_") for name in runs["fortune7"].lines[0]["lamps"])
+
+
+def test_the_same_seed_deals_the_same_cards(runs):
+    again = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED))
+    assert again.code == 0, again.stderr
+    assert [line["cards"] for line in again.lines] == [line["cards"] for line in runs["fortune6"].lines]
+    other = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED + 1))
+    assert [line["cards"] for line in other.lines] != [line["cards"] for line in again.lines]
+
+
+def test_stdout_holds_only_the_json_lines(runs):
+    run = runs["fafa4"]
+    assert len(run.lines) == 3  # run_demo parsed every stdout line as JSON
+    assert "daemon pid" in run.stderr
+    keys = {"round", "game", "shoe", "cards", "winner", "void", "clause", "bets", "lamps", "irregularities"}
+    assert all(keys <= set(line) for line in run.lines)
