@@ -14,7 +14,7 @@ from drivers import events as ev
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Hello
 
-from conftest import LoopRig
+from loop_rig import LoopRig
 
 WAIT = 20.0  # a guard against hanging, not a measure of speed
 
