@@ -13,7 +13,7 @@ from typing import TextIO
 from controller.demo.choices import Choices
 from controller.demo.paced_rig import PacedRig
 from controller.demo.rounds import DemoTable
-from controller.demo.stopping import Interrupted, shielded, stoppable
+from controller.demo.stopping import Interrupted, deferred, shielded, stoppable
 from controller.demo.view import ViewState, event_line, render
 from controller.rig import RigError
 from games.registry import get_game
@@ -41,9 +41,10 @@ def say(text: str) -> None:
 def running_rig(options: DemoOptions):
     rig = PacedRig(options.game, seed=options.seed, decks=options.decks, keep=options.keep)
     try:
-        rig.start()
-        sims = ", ".join(f"{kind} {sim.pid}" for kind, sim in rig.sims.items())
-        say(f"{options.game}, seed {options.seed}: daemon pid {rig.daemon.pid} ready; simulators {sims}; in {rig.dir}")
+        with deferred():  # said even when Ctrl-C came meanwhile: what was started, and stopped
+            rig.start()
+            sims = ", ".join(f"{kind} {sim.pid}" for kind, sim in rig.sims.items())
+            say(f"{options.game}, seed {options.seed}: daemon pid {rig.daemon.pid} ready; simulators {sims}; in {rig.dir}")
         yield rig
     finally:
         with shielded():

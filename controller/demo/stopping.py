@@ -3,6 +3,8 @@ demo stops every process it started (by PID), further ones only say it is stoppi
 
     with stoppable():              # SIGINT/SIGTERM raise Interrupted, once
         try:
+            with deferred():       # starting processes: a signal waits until all are known
+                rig.start()
             ...
         finally:
             with shielded():       # cleanup: a signal now only prints a line
@@ -53,3 +55,14 @@ def stoppable():
 def shielded():
     """Cleanup a signal must not cut short: SIGINT/SIGTERM only say the demo is stopping."""
     return _handling(_say_stopping)
+
+
+@contextmanager
+def deferred():
+    """While processes start (a child not yet recorded could not be stopped by PID), a signal
+    is held back and raised as Interrupted once the block is done."""
+    caught: list[int] = []
+    with _handling(lambda signum, frame: caught.append(signum)):
+        yield
+    if caught:
+        _raise_once(caught[0], None)
