@@ -33,6 +33,7 @@ from typing import Callable
 
 import structlog
 
+from controller.control import Request
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
@@ -168,7 +169,7 @@ class EventLoop:
     def dispatch(self, item) -> None:
         if isinstance(item, ev.DeviceEvent):
             self.device_event(item)
-        elif hasattr(item, "cmd") and hasattr(item, "respond"):
+        elif isinstance(item, Request):
             self.request(item)
         else:
             log.error("unknown_inbox_item", item=repr(item))

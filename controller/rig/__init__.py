@@ -30,6 +30,7 @@ Processes (every one stopped by its own PID; nothing else is ever signalled):
     rig.shoe / rig.panel / rig.lights: Sim (.command(cmd, check=True, **fields) -> reply, .state(), .pid)
     rig.daemon: DaemonProcess (.pid, .child, .output())
     rig.dir, rig.config_path, rig.journal_path, rig.socket_path
+    rig.game, rig.decks, rig.deck_kind, rig.deck_per_round, rig.rng (the seeds of loaded shoes/decks)
 
 The dealer (controller/rig/dealer.py):
     press(command, **args) -> dict     the panel button for `command` (+ args, e.g. spot=3) by the
