@@ -9,6 +9,7 @@ import random
 import re
 
 from controller.rig import Rig, RigError
+from controller.rig.dealer import plain_decision
 from controller.table import lamp_ids
 from games.cards import DeckKind
 from games.registry import GAME_KEYS, get_game
@@ -153,7 +154,9 @@ def deal_until(rig: Rig, *states: str, limit: int = 60) -> dict:
             return status
         if status["state"] == "awaiting_decisions":
             pending = status["pending_decision"]
-            rig.send("decide", spot=pending["spot"])
+            choice = plain_decision(pending["spot"], pending["options"])
+            answer = rig.send("decide", spot=pending["spot"], **({"decision": choice} if choice else {}))
+            assert answer["ok"], answer
         elif status["state"] in CARD_STATES:
             rig.draw(1)
         else:

@@ -75,11 +75,14 @@ def test_a_gap_in_the_draw_counter_is_a_missing_card(table, game):
     assert lost["unheard"] and after["counter"] == lost["counter"] + 1 == first["counter"] + 2
     wanted = clause(game, "missing_card")
     assert wanted == MISSING[game]
+    gap = (f"the shoe reports a draw gap: card {lost['counter']} never heard, {after['counter']} came next "
+           "(1 card(s) unheard)")
     if consequence(game, "missing_card") == "void":
         void = expect_void(rig, mark, number, "missing_card", wanted)
-        assert f"to {after['counter']}" in void["reason"] or str(lost["counter"]) in void["reason"]
+        assert void["reason"] == gap and void["evidence"]["unheard"] == 1
     else:
         held = expect_held(rig, mark, number, "missing_card", wanted, "card")
+        assert held["detail"] == gap
         assert held["keyed"] == 1 and held["pending"] == [None]  # the unheard card, to be keyed in
         assert rig.status()["held"]["pending"] == [None, after["card"]]  # the next card waits behind it
         assert supervisor(rig, "reconstruct", card=lost["card"])["ok"]
@@ -197,6 +200,8 @@ def test_a_misread_holds_until_the_supervisor_keys_the_card_in_l5(table, game, r
         assert supervisor(rig, "void")["ok"]
         expect_void(rig, mark, number, "order_altered", held["void_clause"], by="supervisor")
     else:
+        garbled = supervisor(rig, "reconstruct", card="Zz")
+        assert not garbled["ok"] and garbled["message"].startswith("reconstruct: card: 'Zz': not a card")
         stranger = A_CARD_OF_ANOTHER_KIND[get_game(game).deck_kind.value]
         refused = supervisor(rig, "reconstruct", card=stranger)
         assert not refused["ok"] and "if that card really is on the table, void the round" in refused["message"]
