@@ -9,8 +9,10 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[3]
 DEMO = [sys.executable, "-m", "controller", "demo"]
@@ -66,3 +68,44 @@ def kill_leftovers(pids: list[int]) -> None:
     """Test teardown after a failure: stop what the demo left, by PID (only if it is ours)."""
     for entry in still_running(pids):
         os.kill(int(entry.split(":")[0]), signal.SIGKILL)
+
+
+@dataclass
+class Interrupted:
+    code: int
+    seen: object  # what `when` returned
+    stdout: str  # what followed on stdout
+    stderr: str
+    left_running: list[str]  # what the demo left running (the test killed it)
+
+
+def interrupt_demo(*args: str, when: Callable[[subprocess.Popen], object]) -> Interrupted:
+    """Start the demo headless, wait for `when(proc)` to return, press Ctrl-C (SIGINT to its
+    PID) and collect what follows. Whatever it left running is stopped before returning."""
+    proc = subprocess.Popen([*DEMO, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = when(proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    left = still_running(started_by(err)[0]) if READY.search(err) else []
+    if left:
+        kill_leftovers(started_by(err)[0])
+    return Interrupted(proc.returncode, seen, out, err, left)
+
+
+def children_started(proc: subprocess.Popen, guard: float = 60.0) -> list[int]:
+    """Wait until `proc` has started a child process (the rig's first simulator); its PIDs."""
+    deadline = time.monotonic() + guard
+    while True:
+        try:
+            children = [int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+        except FileNotFoundError:
+            children = []
+        if children:
+            return children
+        assert time.monotonic() < deadline and proc.poll() is None, "the demo started no process"
+        time.sleep(0.005)
