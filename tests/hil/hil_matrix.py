@@ -191,11 +191,16 @@ def journaled(rig: Rig, kind: str, number: int | None = None) -> list:
     return [r for r in rig.records() if r.kind == kind and (number is None or r.round == number)]
 
 
-def expect_void(rig: Rig, mark: int, number: int, kind: str, clause_text: str, by: str = "table") -> dict:
-    """(1) a `void` event citing `clause_text`; (2) the void lamp on, no result lamp, no hold;
-    (3) the durable void record with the clause and evidence (a table void also has its
-    irregularity record), the chain verifies."""
-    void = rig.events.wait_for("void", after=mark, round=number)
+def expect_void(rig: Rig, mark: int | None, number: int, kind: str, clause_text: str, by: str = "table") -> dict:
+    """(1) a `void` event citing `clause_text` (mark None: a void made while the daemon started,
+    before anyone could follow its events: the journal's record stands for it); (2) the void
+    lamp on, no result lamp, no hold; (3) the durable void record with the clause and evidence
+    (a table void also has its irregularity record), the chain verifies."""
+    if mark is None:
+        rig.wait_until(lambda: journaled(rig, "void", number), 20.0, f"round {number}'s void")
+        void = dict(journaled(rig, "void", number)[0].payload)
+    else:
+        void = rig.events.wait_for("void", after=mark, round=number)
     assert (void["kind"], void["clause"], void["by"]) == (kind, clause_text, by), void
     off = {name: "off" for name in result_lamp_names(rig.game) + ["result", "supervisor", "no_more_bets", "bets_open"]}
     rig.wait_lamps({**off, "void": "on"})

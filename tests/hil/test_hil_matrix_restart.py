@@ -1,0 +1,146 @@
+"""The daemon killed (SIGKILL) mid-round and restarted on the same journal, for every game:
+while betting (back to betting), mid-deal (held until the shoe's draw counter proves no card
+was missed, then resumed: local ruling L4), while a spot game awaits decisions (the same),
+while the round is held for the supervisor (void, L4: the hold's cards are not rebuilt), after
+a durable result (it stands, its lamps lit again, never journaled twice), and after a void.
+
+Every time: every record journaled before the kill is still there with the same hash, one
+`daemon_started` and one durable `recovered` record follow, no round has two results, the
+chain verifies, and the next round plays normally. The fortune6 cases of
+test_hil_restart.py (mid-deal, after a result) are not repeated here."""
+import pytest
+
+from hil_matrix import (
+    GAMES, SPOT_GAMES, complete, deal_until, expect_result_on_the_board, expect_void, game_lamps, journaled, lit,
+    next_round_is_clean, via,
+)
+
+pytestmark = pytest.mark.hil
+every_game = pytest.mark.parametrize("game", GAMES, scope="module")
+not_fortune6 = pytest.mark.parametrize("game", [g for g in GAMES if g != "fortune6"], scope="module")
+L4_ORDER = {"fafa4": "local ruling L4, fafa §5.4", "fortune7": "local ruling L4, local ruling L1 (fortune6 §5.4)",
+            "fortune6": "local ruling L4, fortune6 §5.4", "fubacc": "local ruling L4, local ruling L2 (fafa §5.4)",
+            "paigow": "local ruling L4, paigow §5.2"}
+
+
+def kill_and_restart(rig) -> tuple[int, dict]:
+    """SIGKILL, then a new daemon on the same journal; returns (event mark, `recovered` payload)."""
+    before = rig.records()
+    assert rig.kill_daemon() == -9
+    mark = rig.events.mark()
+    rig.start_daemon()
+    after = rig.records()
+    assert after[:len(before)] == before  # nothing journaled was lost or changed: same hashes
+    new = after[len(before):]
+    assert new[0].kind == "daemon_started"
+    (recovered,) = [r.payload for r in new if r.kind == "recovered"]
+    return mark, recovered
+
+
+def results_once(rig) -> list[int]:
+    rounds = [r.round for r in rig.records() if r.kind == "result"]
+    assert len(rounds) == len(set(rounds)), f"a result journaled twice: {rounds}"
+    return rounds
+
+
+def resumed_by_the_counter(rig, number: int, counter: int) -> None:
+    """The restarted daemon hears the shoe's counter equal to the last card journaled: resumed.
+    (The shoe's first status may come before the rig follows the events: the journal says.)"""
+    rig.wait_until(lambda: journaled(rig, "round_resumed", number), 20.0, "the round to be resumed")
+    (resumed,) = [r.payload for r in journaled(rig, "round_resumed", number)]
+    assert resumed["how"] == (f"the shoe's link came back: draw counter {counter} proves no card was missed "
+                              "(local ruling L4)")
+
+
+@every_game
+def test_sigkill_while_betting_returns_to_betting(table, game):
+    rig, before = table, table.records()
+    number = rig.open_round(close_bets=False)
+    mark, recovered = kill_and_restart(rig)
+    assert (recovered["round"], recovered["state"]) == (number, "betting")
+    rig.wait_lamps({"bets_open": "on", "void": "off"})
+    assert rig.press("no_more_bets")["ok"]
+    end = rig.finish_round()
+    assert end["event"] == "result" and end["round"] == number
+    expect_result_on_the_board(rig, end)
+    results_once(rig)
+    next_round_is_clean(rig, before)
+
+
+@not_fortune6
+def test_sigkill_mid_deal_holds_then_resumes_by_the_draw_counter(table, game):
+    rig, before = table, table.records()
+    number = rig.open_round()
+    counter = rig.draw(2)[-1]["counter"]
+    mark, recovered = kill_and_restart(rig)
+    assert (recovered["round"], recovered["outcome"]) == (number, "held")
+    resumed_by_the_counter(rig, number, counter)
+    end = rig.finish_round()
+    assert end["event"] == "result" and end["round"] == number and len(end["cards"]) > 2
+    expect_result_on_the_board(rig, end)
+    assert results_once(rig)[-1] == number
+    next_round_is_clean(rig, before)
+
+
+@pytest.mark.parametrize("game", SPOT_GAMES, scope="module")
+def test_sigkill_while_decisions_are_awaited_resumes_them(table, game):
+    rig, before = table, table.records()
+    number = rig.open_round()
+    deal_until(rig, "awaiting_decisions")
+    counter = rig.status()["daemon"]["last_draw_counter"]
+    mark, recovered = kill_and_restart(rig)
+    assert (recovered["round"], recovered["outcome"]) == (number, "held")
+    resumed_by_the_counter(rig, number, counter)
+    assert rig.status()["state"] == "awaiting_decisions"
+    end = rig.finish_round()
+    assert end["event"] == "result" and end["round"] == number
+    expect_result_on_the_board(rig, end)
+    results_once(rig)
+    next_round_is_clean(rig, before)
+
+
+@every_game
+def test_sigkill_while_held_for_the_supervisor_voids_l4(table, game):
+    """A misread hold (L5): the card waiting to be keyed in is not rebuilt after a crash."""
+    rig, before = table, table.records()
+    number = rig.open_round()
+    rig.draw(1)
+    rig.fault("misread")
+    rig.draw(1)
+    rig.wait_until(lambda: rig.status()["state"] == "held", 20.0, "the misread hold")
+    mark, recovered = kill_and_restart(rig)
+    assert (recovered["round"], recovered["outcome"]) == (number, "void")
+    assert L4_ORDER[game] == via("local ruling L4", game, "order_altered")
+    void = expect_void(rig, None, number, "order_altered", L4_ORDER[game])  # voided as it started
+    assert void["reason"] == "the daemon stopped while the round was held for the supervisor (local ruling L4)"
+    results_once(rig)
+    next_round_is_clean(rig, before)
+
+
+@not_fortune6
+def test_sigkill_after_a_durable_result_keeps_it_once(table, game):
+    rig, before = table, table.records()
+    number = rig.open_round()
+    deal_until(rig, "result")
+    (result,) = [r.payload for r in journaled(rig, "result", number)]
+    mark, recovered = kill_and_restart(rig)
+    assert (recovered["outcome"], recovered["state"]) == ("result stands", "result")
+    board = rig.wait_lamps()  # lit again by the restarted daemon
+    assert game_lamps(lit(board)) == game_lamps(result["lamps"])
+    assert rig.press("confirm")["ok"]
+    assert results_once(rig)[-1] == number and [r.round for r in journaled(rig, "settled", number)] == [number]
+    next_round_is_clean(rig, before)
+
+
+@every_game
+def test_sigkill_after_a_void_leaves_it_standing(table, game):
+    rig, before = table, table.records()
+    number = rig.open_round(close_bets=False)
+    rig.draw(1)  # a card before "No more bets": void (L3)
+    rig.wait_until(lambda: rig.status()["state"] == "void", 20.0, "the void")
+    (void,) = journaled(rig, "void", number)
+    mark, recovered = kill_and_restart(rig)
+    assert recovered["outcome"] == "no round in progress" and recovered["last_round"] == number
+    assert journaled(rig, "void", number) == [void]
+    end = next_round_is_clean(rig, before)
+    assert end["round"] == number + 1
