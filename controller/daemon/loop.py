@@ -100,6 +100,7 @@ class EventLoop:
         self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
         self.timing = LoopTiming()
         self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
+        self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
         self._status_sent: str | None = None
 
     # ------------------------------------------------------------ from any thread
@@ -348,4 +349,5 @@ class EventLoop:
         return {"ready": self.ready, "pid": os.getpid(), "status": self._status_sent,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
-                "last_draw_counter": self.last_draw_counter, "loop_us": self.timing.to_json()}
+                "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
+                "loop_us": self.timing.to_json()}

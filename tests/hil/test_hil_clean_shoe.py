@@ -2,6 +2,7 @@
 by the rig as the dealer; every result journaled once and durable, the lamp board showing
 each result as the daemon decided it, `tablectl recall` and `tablectl journal verify` on
 the journal the daemon wrote."""
+import json
 import subprocess
 import sys
 
@@ -52,3 +53,29 @@ def test_a_clean_shoe_segment(start_rig):
 
     verify = tablectl("journal", "verify", "--config", str(rig.config_path))
     assert verify.returncode == 0 and "chain intact" in verify.stdout, verify.stdout + verify.stderr
+
+
+def test_tablectl_send_status_and_watch_drive_and_follow_the_daemon(start_rig):
+    rig = start_rig("fortune6", seed=8)
+    config = str(rig.config_path)
+    watch = subprocess.Popen([sys.executable, "-c", "import sys; from controller.cli import main; sys.exit(main())",
+                              "watch", "--config", config, "--json", "--count", "3"],
+                             cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # The rig's own stream is one subscriber; `tablectl watch` is the second.
+        rig.wait_until(lambda: rig.status()["daemon"]["subscribers"] >= 2, 20.0, "watch to subscribe")
+        sent = tablectl("send", "new_shoe", "--config", config)
+        assert sent.returncode == 0 and "shoe: 1" in sent.stdout, sent.stdout + sent.stderr
+        refused = tablectl("send", "place_bets", "--config", config)  # the burn is not done
+        assert refused.returncode == 1 and "place_bets" in refused.stderr
+        out, err = watch.communicate(timeout=60)
+    finally:
+        if watch.poll() is None:
+            watch.kill()
+            watch.wait()
+    events = [json.loads(line) for line in out.splitlines()]
+    assert watch.returncode == 0 and [e["event"] for e in events][:2] == ["shoe", "command"], events
+    assert events[0]["what"] == "new" and events[1]["command"] == "new_shoe" and events[1]["source"] == "socket"
+    status = json.loads(tablectl("status", "--config", config, "--json").stdout)
+    assert status["shoe"]["number"] == 1 and status["shoe"]["state"] == "burning" and status["daemon"]["ready"]
+
