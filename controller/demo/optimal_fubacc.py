@@ -34,6 +34,9 @@ class OptimalFuBacc:
         self.decks = decks
         self._then: dict[int, str] = {}  # spot -> the second half of "play,hit" / "play,stay"
 
+    def new_round(self) -> None:
+        self._then.clear()  # a round voided between "play" and "hit" leaves nothing behind
+
     def decide(self, spot: int, options: Sequence[str], hands: Mapping[str, Sequence[str]]) -> str:
         if spot in self._then and self._then[spot] in options:
             return self._then.pop(spot)

@@ -30,6 +30,8 @@ class DemoTable:
         """One round, from the offer of the player-dealer position (Fortune 7) and the live
         spots to the result (confirmed) or the void; its JSON line."""
         rig = self.rig
+        if self.fubacc is not None:
+            self.fubacc.new_round()
         self.offers.before_round()
         self._take_log(self.offers.log)
         spots = self.choices.live_spots()

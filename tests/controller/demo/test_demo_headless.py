@@ -74,6 +74,18 @@ def test_the_same_seed_deals_the_same_cards_and_keep_leaves_the_journal(runs):
     assert [line["cards"] for line in other.lines] != [line["cards"] for line in again.lines]
 
 
+def test_a_demo_runs_through_the_cut_card_into_the_next_shoe():
+    run = run_demo("--game", "fortune6", "--decks", "4", "--rounds", "34", "--seed", str(SEED))
+    assert run.code == 0, run.stderr
+    shoes = [line["shoe"] for line in run.lines]
+    assert shoes == sorted(shoes) and shoes[0] == 1 and shoes[-1] == 2
+    last_of_first = max(i for i, shoe in enumerate(shoes) if shoe == 1)
+    assert run.lines[last_of_first]["blinking"].get("new_shoe") == "slow"  # shoe 1 finished after it
+    assert "last_round" in run.lines[last_of_first - 1]["lamps"]  # the cut card came out: one more round
+    for line in run.lines:
+        check_result_round(line)
+
+
 def test_stdout_holds_only_the_json_lines(runs):
     run = runs["fafa4"]
     assert len(run.lines) == 3  # run_demo parsed every stdout line as JSON
