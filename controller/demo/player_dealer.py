@@ -2,7 +2,7 @@
 after every two hands, clockwise from the seat the table names (`offer_from`); the first
 seated player who accepts (the seed decides who does) takes it, and the dealer presses that
 seat and the player-dealer button. Nobody accepting is what the rules allow too: no hand is
-dealt, and the offer goes round again from the same seat."""
+dealt (the dealer sends `player_dealer seat=0`), and the offer goes round again from the same seat."""
 from __future__ import annotations
 
 from controller.demo.choices import Choices
@@ -33,7 +33,7 @@ class PlayerDealerOffers:
                 self.log.append(f"seat {seat} takes the player-dealer position (offered from seat {bank['offer_from']})")
                 self.hands = 0
                 return
-            self._check(self.rig.send("player_dealer", seat="none"))
+            self._check(self.rig.send("player_dealer", seat=0))
             self.log.append(f"nobody takes the player-dealer position: no hand; offered again from seat {bank['offer_from']}")
             bank = self.rig.status()["player_dealer"]
         raise RigError(f"nobody took the player-dealer position in {MAX_OFFERS} offers")
@@ -44,4 +44,4 @@ class PlayerDealerOffers:
     @staticmethod
     def _check(answer: dict) -> None:
         if not answer.get("ok"):
-            raise RigError(f"player_dealer refused: {answer.get('message')}")
+            raise RigError(f"player_dealer refused: {answer.get('message') or answer.get('error')}")
