@@ -43,13 +43,13 @@ def results_once(rig) -> list[int]:
     return rounds
 
 
-def resumed_by_the_counter(rig, number: int, counter: int) -> None:
-    """The restarted daemon hears the shoe's counter equal to the last card journaled: resumed.
-    (The shoe's first status may come before the rig follows the events: the journal says.)"""
+def resumed_by_the_counter(rig, number: int, counter: int, via: str = "the shoe's link came back") -> None:
+    """The restarted daemon hears the shoe's counter (its first status, or `via` its next card)
+    equal to the last card journaled: resumed. (That may come before the rig follows the
+    events: the journal says.)"""
     rig.wait_until(lambda: journaled(rig, "round_resumed", number), 20.0, "the round to be resumed")
     (resumed,) = [r.payload for r in journaled(rig, "round_resumed", number)]
-    assert resumed["how"] == (f"the shoe's link came back: draw counter {counter} proves no card was missed "
-                              "(local ruling L4)")
+    assert resumed["how"] == f"{via}: draw counter {counter} proves no card was missed (local ruling L4)"
 
 
 @every_game
@@ -144,3 +144,26 @@ def test_sigkill_after_a_void_leaves_it_standing(table, game):
     assert journaled(rig, "void", number) == [void]
     end = next_round_is_clean(rig, before)
     assert end["round"] == number + 1
+
+
+@every_game
+def test_a_card_drawn_while_the_daemon_is_down_is_dealt_after_the_restart(table, game):
+    """The shoe keeps the card nobody acknowledged and sends it to the new daemon: its counter
+    follows the last one journaled, which proves nothing was missed (L4); the card is dealt
+    where it was due. (Given up by the shoe instead: test_hil_restart.py, void by L4.)"""
+    rig, before = table, table.records()
+    number = rig.open_round()
+    counter = rig.draw(2)[-1]["counter"]
+    assert rig.kill_daemon() == -9
+    (card,) = rig.draw(1, wait=False)
+    rig.start_daemon()
+    rig.wait_for_counter(card["counter"])
+    assert rig.records()[:len(before)] == before
+    resumed_by_the_counter(rig, number, counter, via="a card after the link came back")  # the card came first
+    (record,) = [r.payload for r in journaled(rig, "card", number) if r.payload["draw_counter"] == card["counter"]]
+    assert (record["card"], record["status"]) == (card["card"], "dealt")
+    end = rig.finish_round()
+    assert end["event"] == "result" and end["cards"][2] == card["card"]
+    expect_result_on_the_board(rig, end)
+    results_once(rig)
+    next_round_is_clean(rig, before)
