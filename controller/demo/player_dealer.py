@@ -14,10 +14,9 @@ MAX_OFFERS = 10  # rounds of offers before the demo gives up (a 1-in-10^40 run o
 
 
 class PlayerDealerOffers:
-    def __init__(self, rig: Rig, choices: Choices) -> None:
-        self.rig, self.choices = rig, choices
+    def __init__(self, rig: Rig, choices: Choices, log: list[str]) -> None:
+        self.rig, self.choices, self.log = rig, choices, log  # log: lines for the live view
         self.hands = HANDS_PER_TURN  # settled hands since the last offer: the first hand needs one
-        self.log: list[str] = []
 
     def before_round(self) -> None:
         """Offer the position when a turn begins; a no-op for other games."""

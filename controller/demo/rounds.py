@@ -21,10 +21,10 @@ class DemoTable:
         self.rig, self.choices = rig, choices
         self.game = get_game(rig.game)
         self.on_step = on_step
-        self.supervisor = Supervisor(rig, choices)
-        self.offers = PlayerDealerOffers(rig, choices)
-        self.fubacc = OptimalFuBacc(rig.decks) if rig.game == "fubacc" else None
         self.log: list[str] = []  # what the demo did (faults, supervisor, offers), for the live view
+        self.supervisor = Supervisor(rig, choices)
+        self.offers = PlayerDealerOffers(rig, choices, self.log)
+        self.fubacc = OptimalFuBacc(rig.decks) if rig.game == "fubacc" else None
 
     def play(self) -> dict:
         """One round, from the offer of the player-dealer position (Fortune 7) and the live
@@ -33,7 +33,6 @@ class DemoTable:
         if self.fubacc is not None:
             self.fubacc.new_round()
         self.offers.before_round()
-        self._take_log(self.offers.log)
         spots = self.choices.live_spots()
         mark = rig.events.mark()
         number = rig.open_round(spots)
@@ -99,7 +98,3 @@ class DemoTable:
     def _step(self) -> None:
         if self.on_step is not None:
             self.on_step()
-
-    def _take_log(self, lines: list[str]) -> None:
-        self.log.extend(lines)
-        lines.clear()

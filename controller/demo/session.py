@@ -63,6 +63,7 @@ def run_headless(options: DemoOptions, out: TextIO) -> int:
                 for _ in range(options.rounds):
                     out.write(json.dumps(table.play(), separators=(",", ":")) + "\n")
                     out.flush()
+                    table.log.clear()  # the live view's lines: the JSON line already says it all
                     played += 1
         except Interrupted:
             say(f"interrupted after {played} of {options.rounds} rounds")

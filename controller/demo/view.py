@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from controller.table.lamps import STATUS_LAMPS
+from games.baccarat.engine import BaccaratGame
 from games.baccarat.table_of_play import cards_total
 from games.cards import parse_card
 from games.registry import get_game
@@ -62,7 +63,7 @@ def lamp_groups(lamps: dict[str, str]) -> dict[str, list[str]]:
 
 def _running_total(game: str, cards: list) -> str:
     """Baccarat hands count every card dealt to them; other games' totals come with the result."""
-    if game in ("fortune6", "fafa4", "fortune7") and cards and None not in cards:
+    if isinstance(get_game(game), BaccaratGame) and cards and None not in cards:
         return str(cards_total(parse_card(c) for c in cards))
     return ""
 
