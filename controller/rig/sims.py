@@ -22,7 +22,11 @@ class Sim:
                                                          "--control", self.control, *args), directory)
         self._sock: socket.socket | None = None
         self._buf = b""
-        self.ready = self._wait_ready()
+        try:
+            self.ready = self._wait_ready()
+        except BaseException:  # a RigError, or Ctrl-C while waiting: never leave the child behind
+            self.child.kill()
+            raise
 
     @property
     def pid(self) -> int:
