@@ -1,9 +1,9 @@
-"""The lamp and button maps of every game as Markdown tables, for docs/table.md.
+"""The lamp and button maps of every game as Markdown tables, for docs/table.md and README.md.
 
-    python3 -m controller.table.mapdocs           # rewrite the maps section of docs/table.md
-    python3 -m controller.table.mapdocs --check   # exit 1 if the page is out of date
+    python3 -m controller.table.mapdocs           # rewrite the generated sections of both pages
+    python3 -m controller.table.mapdocs --check   # exit 1 if a page is out of date
 
-The section sits between the BEGIN/END markers; tests keep it equal to the data.
+Each section sits between its BEGIN/END markers; tests keep the maps equal to the data.
 """
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from controller.table.lamps import STATUS_LAMPS, lamp_list
 from games.registry import GAME_KEYS, get_game
 from games.round import IrregularityKind
 
-PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "table.md"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "table.md"
+PAGES = (PAGE, ROOT / "README.md")
 BEGIN, END = "<!-- BEGIN lamp and button maps (python3 -m controller.table.mapdocs) -->", "<!-- END lamp and button maps -->"
 RULES_BEGIN = "<!-- BEGIN irregularity rules per game (python3 -m controller.table.mapdocs) -->"
 RULES_END = "<!-- END irregularity rules per game -->"
@@ -67,15 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     if args.check:
-        if current() != render():
-            print(f"{PAGE}: the lamp and button maps are out of date: python3 -m controller.table.mapdocs",
+        stale = [page for page in PAGES if current(page) != render()]
+        for page in stale:
+            print(f"{page}: the lamp and button maps are out of date: python3 -m controller.table.mapdocs",
                   file=sys.stderr)
-            return 1
-        return 0
-    text = PAGE.read_text(encoding="utf-8")
-    text = text.replace(current(), render()).replace(current(PAGE, RULES_BEGIN, RULES_END), render_rules())
-    PAGE.write_text(text, encoding="utf-8")
-    print(PAGE)
+        return 1 if stale else 0
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        text = text.replace(current(page), render()).replace(current(page, RULES_BEGIN, RULES_END), render_rules())
+        page.write_text(text, encoding="utf-8")
+        print(page)
     return 0
 
 

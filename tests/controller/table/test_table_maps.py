@@ -51,5 +51,10 @@ def test_a_lamp_picture_is_sent_only_when_it_changes():
     assert not [e for e in run.last if type(e).__name__ == "Lamps"]
 
 
-def test_docs_table_md_prints_the_maps():
-    assert mapdocs.current() == mapdocs.render(), "run: python3 -m controller.table.mapdocs"
+@pytest.mark.parametrize("page", mapdocs.PAGES, ids=lambda page: page.name)
+def test_the_pages_print_the_maps(page):
+    assert mapdocs.current(page) == mapdocs.render(), "run: python3 -m controller.table.mapdocs"
+
+
+def test_the_readme_prints_every_games_irregularity_rules():
+    assert mapdocs.current(mapdocs.PAGES[1], mapdocs.RULES_BEGIN, mapdocs.RULES_END) == mapdocs.render_rules()
