@@ -32,6 +32,28 @@ class NotifyMessage:
         return self.fields.get("WATCHDOG") == "1"
 
 
+def listening_socket() -> socket.socket:
+    """A datagram socket that will carry each sender's PID and the arrival time."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
+    return sock
+
+
+def read_datagram(sock: socket.socket) -> NotifyMessage:
+    """One notify datagram with its sender's PID and arrival time (blocks per the socket's
+    timeout: TimeoutError, or BlockingIOError for a timeout of 0)."""
+    data, ancillary, _, _ = sock.recvmsg(4096, socket.CMSG_SPACE(_UCRED.size) + socket.CMSG_SPACE(_TIMEVAL.size))
+    pid, arrived = -1, 0.0
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+            pid = _UCRED.unpack(payload[:_UCRED.size])[0]
+        elif level == socket.SOL_SOCKET and kind == SO_TIMESTAMP:
+            seconds, micros = _TIMEVAL.unpack(payload[:_TIMEVAL.size])
+            arrived = seconds + micros / 1e6
+    return NotifyMessage(data.decode("utf-8", "replace"), pid, arrived)
+
+
 class NotifyListener:
     """Reads every datagram as it comes, in a thread (as systemd does): a notify socket left
     unread fills up (net.unix.max_dgram_qlen, 10 by default) and then blocks the daemon's
@@ -39,9 +61,7 @@ class NotifyListener:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
+        self.sock = listening_socket()
         self.sock.bind(path)
         self.sock.settimeout(0.1)  # how soon the reader notices close()
         self.messages: list[NotifyMessage] = []  # every message received so far, in order
@@ -54,21 +74,13 @@ class NotifyListener:
     def _read(self) -> None:
         while self._running:
             try:
-                data, ancillary, _, _ = self.sock.recvmsg(
-                    4096, socket.CMSG_SPACE(_UCRED.size) + socket.CMSG_SPACE(_TIMEVAL.size))
+                message = read_datagram(self.sock)
             except TimeoutError:
                 continue
             except OSError:
                 return
-            pid, arrived = -1, 0.0
-            for level, kind, payload in ancillary:
-                if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
-                    pid = _UCRED.unpack(payload[:_UCRED.size])[0]
-                elif level == socket.SOL_SOCKET and kind == SO_TIMESTAMP:
-                    seconds, micros = _TIMEVAL.unpack(payload[:_TIMEVAL.size])
-                    arrived = seconds + micros / 1e6
             with self._cond:
-                self.messages.append(NotifyMessage(data.decode("utf-8", "replace"), pid, arrived))
+                self.messages.append(message)
                 self._cond.notify_all()
 
     def mark(self) -> int:
