@@ -6,7 +6,7 @@ import json
 import sys
 
 from games.cards import CardError, parse_card
-from games.registry import GAME_KEYS
+from games.registry import GAME_KEYS, get_game
 
 
 class UsageError(Exception):
@@ -28,6 +28,16 @@ def check_game(key: str) -> str:
     if key not in GAME_KEYS:
         raise UsageError(f"unknown game {key!r} (one of {', '.join(GAME_KEYS)})")
     return key
+
+
+def game_with_decks(key: str, decks: int | None):
+    """The Game named `key`, after checking `--decks` against the counts it is played with."""
+    game = get_game(check_game(key))
+    if decks is not None and decks not in game.deck_counts:
+        counts = game.deck_counts
+        allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        raise UsageError(f"--decks {decks}: {key} is played with {allowed} decks")
+    return game
 
 
 def cards_from(tokens):

@@ -1,8 +1,8 @@
 """`tablectl odds GAME [--decks N] [--json]`: exact analysis by enumeration."""
 from __future__ import annotations
 
-from controller.cli.common import Parser, UsageError, check_game, game_argument, print_json, run_command
-from games.registry import get_game, get_odds
+from controller.cli.common import Parser, game_argument, game_with_decks, print_json, run_command
+from games.registry import get_odds
 
 
 def _parser() -> Parser:
@@ -33,19 +33,13 @@ def _text(report) -> str:
 
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
-    game = get_game(check_game(args.game))
-    if args.decks is not None and args.decks not in game.deck_counts:
-        raise UsageError(f"--decks {args.decks}: {args.game} is played with {_counts(game.deck_counts)} decks")
+    game_with_decks(args.game, args.decks)
     report = get_odds(args.game, args.decks)
     if args.json:
         print_json(report.to_json())
     else:
         print(_text(report))
     return 0
-
-
-def _counts(counts) -> str:
-    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
 
 
 def main(argv) -> int:

@@ -11,9 +11,8 @@ Spots and decisions (Fu Bacc, Pai Gow): `--spots` lists the live seats (default:
 from __future__ import annotations
 
 from controller.cli.common import (
-    Parser, UsageError, cards_from, check_game, game_argument, print_json, run_command,
+    Parser, UsageError, cards_from, game_argument, game_with_decks, print_json, run_command,
 )
-from games.registry import get_game
 from games.replay import DecisionMissing, play_json
 from games.round import Irregular
 
@@ -96,9 +95,7 @@ def _text(out: dict) -> str:
 
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
-    game = get_game(check_game(args.game))
-    if args.decks is not None and args.decks not in game.deck_counts:
-        raise UsageError(f"--decks {args.decks}: not a deck count {game.key} is played with")
+    game = game_with_decks(args.game, args.decks)
     spots = parse_spots(args.spots, game)
     decisions = parse_decisions(args.decide, spots)
     try:
