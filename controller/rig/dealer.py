@@ -58,8 +58,10 @@ class DealerMixin:
         return drawn
 
     def wait_for_counter(self, counter: int, timeout: float = WAIT) -> None:
-        """Until the daemon has handled the card with draw counter `counter`."""
-        self.wait_until(lambda: (self.status()["daemon"]["last_draw_counter"] or 0) >= counter, timeout,
+        """Until the daemon has handled the card with draw counter `counter`. Equal, not "at
+        least": after a reboot that lost the shoe's count the daemon's last counter (from before)
+        is higher than the new cards' until it has handled one of them."""
+        self.wait_until(lambda: self.status()["daemon"]["last_draw_counter"] == counter, timeout,
                         f"the daemon to handle card {counter}")
 
     def fault(self, kind: str, **fields) -> dict:
