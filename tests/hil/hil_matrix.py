@@ -246,12 +246,20 @@ def game_lamps(lamps: dict[str, str]) -> dict[str, str]:
             if (name == "result" or name not in STATUS_LAMPS) and not name.startswith("player_dealer_")}
 
 
+def brief(event: dict) -> str:
+    """An event in one line, without its bulky fields."""
+    return str({k: v for k, v in event.items() if k not in ("lamps", "shoe_state", "hands", "bets", "evidence", "dealt_to")})
+
+
 def next_round_is_clean(rig: Rig, before: list) -> dict:
     """(4) The daemon goes on: the next round plays to a result shown on the board; every
     record journaled before the scenario is still there, byte for byte; no round has two
     results; the chain verifies."""
     assert rig.daemon.child.running
-    result = rig.play_round()
+    try:
+        result = rig.play_round()
+    except RigError as error:  # say what the table did: the stream's last events
+        raise AssertionError(f"{error}\nlast events:\n" + "\n".join(map(brief, rig.events.since()[-30:]))) from None
     expect_result_on_the_board(rig, result)
     records = rig.records()
     assert records[:len(before)] == before

@@ -7,6 +7,7 @@ be proven), after a card it never sent (void: missing card); and unplugged betwe
 (unplug/replug and both reboots) are not repeated here."""
 import pytest
 
+from controller.rig import RigError
 from hil_matrix import (
     GAMES, complete, expect_held, expect_result_on_the_board, expect_void, journaled, next_round_is_clean, via,
 )
@@ -108,6 +109,15 @@ def test_a_shoe_reboot_mid_round(table, game, clear_counter):
         void = expect_void(rig, mark, number, "order_altered", via("local ruling L4", game, "order_altered"))
         assert void["reason"] == (f"the shoe rebooted, but the shoe counts 0, below the last card heard ({counter}): "
                                   "nothing proves that no card was missed (local ruling L4)")
+        # The shoe counts from 1 again: the rig's draws still wait until the daemon has the card
+        # (the daemon's last counter, from before the reboot, is higher than card 1's).
+        with pytest.raises(RigError, match="the daemon to handle card 1"):
+            rig.wait_for_counter(1, timeout=0.2)  # no card 1 yet: the rig must not say it was handled
+        number = rig.open_round()
+        (card,) = rig.draw(1)
+        assert card["counter"] == 1 and rig.status()["daemon"]["last_draw_counter"] == 1
+        assert [r.payload["draw_counter"] for r in journaled(rig, "card", number)] == [1]
+        assert rig.finish_round()["event"] == "result"
     else:
         resumes_and_completes(rig, mark, number, f"the shoe rebooted: draw counter {counter} proves no card was missed "
                                                  "(local ruling L4)")
