@@ -45,3 +45,21 @@ def table(rig_pool, game):
     """The module's rig for `game` (parametrize `game` with scope="module"), with no round in
     progress: a rig left mid-round or dead by a failed test is replaced."""
     return rig_pool.ready(game)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """Within each matrix module, run the tests grouped by game, in GAMES order (stable), so
+    that each game's rig starts once per module; nothing else moves."""
+    from hil_matrix import GAMES
+
+    order = {game: n for n, game in enumerate(GAMES)}
+    slots: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        callspec = getattr(item, "callspec", None)
+        if item.path.name.startswith("test_hil_matrix_") and callspec is not None and "game" in callspec.params:
+            slots.setdefault(str(item.path), []).append(index)
+    for indexes in slots.values():
+        grouped = sorted((items[i] for i in indexes), key=lambda item: order[item.callspec.params["game"]])
+        for index, item in zip(indexes, grouped):
+            items[index] = item

@@ -12,7 +12,7 @@ import pytest
 
 from games.registry import get_game
 from hil_matrix import (
-    BACCARAT, GAMES, ace, clause, complete, consequence, deal_until, expect_held, expect_result_on_the_board, expect_void,
+    BACCARAT, GAMES, SEEDS, ace, clause, complete, consequence, deal_until, expect_held, expect_result_on_the_board, expect_void,
     journaled, next_round_is_clean, script_next_round, supervisor, third_card_script, via,
 )
 
@@ -253,3 +253,28 @@ def test_a_short_shoe_runs_out_mid_round_not_enough_cards(table, game):
         assert rig.status()["shoe"]["state"] == "finished"
         rig.wait_lamps({"new_shoe": "slow"})
     next_round_is_clean(rig, before)
+
+
+@pytest.mark.parametrize("game", ["fafa4", "fortune6"])
+def test_too_few_cards_left_at_no_more_bets_voids(start_rig, game):
+    """A 4-deck shoe whose cut card never comes out, dealt to its end: "No more bets" finds
+    fewer cards than a round may need (6) and voids that round (§5.5). The shoe games' other
+    path (the shoe runs out mid-round) is test_a_short_shoe_runs_out_mid_round_not_enough_cards."""
+    decks = 4
+    size = decks * len(get_game(game).deck_kind.cards)
+    rig = start_rig(game, seed=SEEDS[game], decks=decks, cut_card=size)
+    rig.new_shoe()
+    for _ in range(size // 4):
+        mark = rig.events.mark()
+        end = rig.play_round()
+        if end["event"] == "void":
+            break
+        expect_result_on_the_board(rig, end)
+    wanted = clause(game, "insufficient_cards")
+    void = expect_void(rig, mark, end["round"], "insufficient_cards", wanted)
+    left = void["evidence"]["remaining"]
+    assert 0 <= left < 6 == void["evidence"]["needed"] and void["cards"] == []
+    assert void["reason"] == f"{left} card(s) left in the shoe; round {end['round']} may need 6"
+    refused = rig.events.wait_for("command", after=mark, command="no_more_bets")
+    assert not refused["ok"] and refused["message"] == f"round {end['round']} void: {void['reason']} ({wanted})"
+    assert rig.status()["shoe"]["remaining"] == left and rig.verify().ok
