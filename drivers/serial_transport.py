@@ -6,14 +6,17 @@
   device node. The old handle is never reused.
 - On a pty the modem lines (DTR/RTS) do not exist (the ioctls fail with ENOTTY), so we do
   not touch them there at all.
-- A hang-up shows either as pyserial's "device reports readiness to read but returned no
-  data" (USB-serial unplugged) or as EIO (pty master closed); both become
-  DeviceDisconnectedError.
+- A hang-up shows either as "device reports readiness to read but returned no data"
+  (USB-serial unplugged) or as EIO (pty master closed); both become DeviceDisconnectedError.
+- Reads are the hot path (every card): one select() on the port and our own wake-up pipe,
+  then one os.read() of whatever is there. pyserial's read would set the timeout on the
+  tty (tcsetattr, re-flock) whenever it changes and read the first byte on its own.
 """
 from __future__ import annotations
 
 import errno
 import os
+import select
 import stat
 
 import serial
@@ -31,6 +34,8 @@ from drivers.transport import Transport
 _PTY_SLAVE_MAJORS = range(136, 144)
 _NOT_FOUND = {errno.ENOENT, errno.ENODEV, errno.ENXIO, errno.ENOTDIR}
 _BUSY = {errno.EWOULDBLOCK, errno.EAGAIN, errno.EBUSY}
+_RETRY = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EINTR}
+READ_CHUNK = 4096  # bytes taken per read: many frames (a frame is at most 253 bytes)
 
 
 def is_pty(path: str) -> bool:
@@ -75,6 +80,9 @@ class SerialTransport(Transport):
         self.exclusive = exclusive
         self.write_timeout = write_timeout
         self._port: serial.Serial | None = None
+        self._fd: int | None = None
+        self._wake_r: int | None = None  # cancel_read() writes a byte here to end a select()
+        self._wake_w: int | None = None
 
     def _open_internal(self) -> None:
         port = _PtyAwareSerial(leave_modem_lines=is_pty(self.path))
@@ -89,33 +97,50 @@ class SerialTransport(Transport):
             raise _open_error(self.path, exc) from exc
         except OSError as exc:  # termios on something that is not a tty
             raise TransportError(f"{self.path}: cannot set up as a serial port: {exc}") from exc
-        self._port = port
+        self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._port, self._fd = port, port.fileno()
 
     def _close_internal(self) -> None:
-        port, self._port = self._port, None
-        if port is not None:
-            port.close()
+        port, self._port, self._fd = self._port, None, None
+        wake, self._wake_r, self._wake_w = (self._wake_r, self._wake_w), None, None
+        try:
+            if port is not None:
+                port.close()
+        finally:
+            for fd in wake:
+                if fd is not None:
+                    os.close(fd)
 
     def _read_internal(self, timeout: float | None) -> bytes:
-        port = self._port
+        fd, wake = self._fd, self._wake_r
         try:
-            if port.timeout != timeout:  # setting it reconfigures the tty: only on change
-                port.timeout = timeout
-            data = port.read(port.in_waiting or 1)
-            if data:
-                waiting = port.in_waiting
-                if waiting:
-                    data += port.read(waiting)
-            return data
-        except (serial.SerialException, OSError) as exc:
-            raise DeviceDisconnectedError(f"{self.path}: hang-up: {exc}") from exc
-        except (TypeError, AttributeError) as exc:  # closed from another thread mid-read
+            ready, _, _ = select.select([fd, wake], [], [], timeout)
+            if wake in ready:
+                os.read(wake, 64)  # cancel_read(): return at once, as after a quiet timeout
+                return b""
+            if not ready:
+                return b""
+            data = os.read(fd, READ_CHUNK)
+        except OSError as exc:
+            if exc.errno in _RETRY:
+                return b""
+            raise DeviceDisconnectedError(f"{self.path}: hang-up: read failed: {exc}") from exc
+        except (TypeError, ValueError) as exc:  # closed from another thread mid-read
             raise DeviceDisconnectedError(f"{self.path}: closed during read") from exc
+        if not data:  # readable but empty: a USB-serial adapter that was unplugged
+            raise DeviceDisconnectedError(f"{self.path}: hang-up: device reports readiness to read "
+                                          "but returned no data (device disconnected?)")
+        return data
 
     def _write_internal(self, data: bytes) -> None:
         port = self._port
         try:
-            port.write(data)
+            try:  # the port is non-blocking: a frame or two usually goes in one write
+                written = os.write(self._fd, data)
+            except BlockingIOError:
+                written = 0
+            if written < len(data):  # the rest waits for the device, up to write_timeout
+                port.write(data[written:])
         except serial.SerialTimeoutException as exc:
             raise TransportTimeoutError(
                 f"{self.path}: device took no data for {self.write_timeout} s"
@@ -126,11 +151,11 @@ class SerialTransport(Transport):
             raise DeviceDisconnectedError(f"{self.path}: closed during write") from exc
 
     def cancel_read(self) -> None:
-        port = self._port
-        if port is not None:
+        wake = self._wake_w
+        if wake is not None:
             try:
-                port.cancel_read()
-            except (OSError, TypeError):
+                os.write(wake, b"x")
+            except OSError:  # full (a wake-up is pending anyway) or closed meanwhile
                 pass
 
 
