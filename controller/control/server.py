@@ -78,6 +78,7 @@ class ControlServer:
         self._commands = commands
         self._outbox: collections.deque = collections.deque()  # from any thread to the server thread
         self._wake_pending = False
+        self._subscribed = 0  # subscribed connections; changed on the server thread only
         self._running = False
         self._thread: threading.Thread | None = None
         self._clients: dict[int, _Client] = {}
@@ -111,12 +112,16 @@ class ControlServer:
     @property
     def subscribers(self) -> int:
         """How many connections follow the event stream now (for status and tests)."""
-        return sum(1 for client in list(self._clients.values()) if client.subscribed)
+        return self._subscribed
 
     def publish(self, event: Mapping[str, Any]) -> None:
-        """Queue `event` for every subscriber; never blocks. Raises TypeError if not JSON."""
+        """Queue `event` for every subscriber; never blocks. Raises TypeError if not JSON.
+        With nobody subscribed it is only checked: the socket thread is not woken for it
+        (a subscriber gets the events published after its subscription was answered)."""
         if self._running:
-            self._post(("event", encode(event)))
+            data = encode(event)
+            if self._subscribed:
+                self._post(("event", data))
 
     def __enter__(self) -> "ControlServer":
         return self.start()
@@ -214,7 +219,9 @@ class ControlServer:
             self._refuse(client, request_id(line), str(error))
             return
         if parsed.cmd == "subscribe":
-            client.subscribed = True
+            if not client.subscribed:
+                client.subscribed = True
+                self._subscribed += 1
             self._queue(client, encode({"id": parsed.id, "ok": True, "subscribed": True}))
             return
         token = next(self._ids)
@@ -288,6 +295,8 @@ class ControlServer:
         if client.closed:
             return
         client.closed = True
+        if client.subscribed:
+            self._subscribed -= 1
         self._clients.pop(client.id, None)
         self._selector.unregister(client.sock)
         client.sock.close()
