@@ -41,6 +41,10 @@ from firmware_bridge.enums import LampPattern
 
 log = structlog.get_logger("daemon")
 BUSY_TIMEOUT_MS = 1000  # one wait for a locked journal; the loop retries (and stops pinging)
+# How long a thread may keep the GIL while another waits for it (CPython's default: 5 ms).
+# The loop handles a burst of inputs in one go while the socket thread waits to send their
+# events, and a driver's reader waits to read the next frames: 5 ms is most of a card's budget.
+SWITCH_INTERVAL_S = 0.0005
 LAMPS_CONFIRM_S = 1.0
 
 
@@ -55,6 +59,7 @@ def main(config_path: str, log_format: str | None = None) -> int:
         print(f"{config_path}: {error}", file=sys.stderr)
         return 2
     configure_logging(log_format or config.log.format, config.log.level)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     if config.log.level != "debug":  # transitions logs every state change at info: noise for journald
         logging.getLogger("transitions").setLevel(logging.WARNING)
     try:

@@ -25,6 +25,7 @@ journal failure is fatal (DaemonFatal): nothing may be acted on that is not jour
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import queue
 import time
@@ -61,6 +62,9 @@ class Stop:
 
 
 MAX_BATCH = 32  # inputs already waiting that share one commit
+# Records written between two WAL checkpoints (~30 rounds, a few hundred KiB of WAL); SQLite's
+# own autocheckpoint (Journal: 10,000 pages) stays the safety net far beyond it.
+CHECKPOINT_RECORDS = 400
 
 
 @dataclass
@@ -77,6 +81,14 @@ class _Handled:
 
 class DaemonFatal(Exception):
     """The journal cannot be written: the daemon must not act on anything more."""
+
+
+def _debug_enabled() -> bool:
+    """Whether the configured logger writes debug lines (asked once: the daemon configures
+    logging before it builds the loop)."""
+    bound = log.bind()
+    is_enabled_for = getattr(bound, "is_enabled_for", None)
+    return True if is_enabled_for is None else is_enabled_for(logging.DEBUG)
 
 
 def input_json(inp) -> dict:
@@ -102,6 +114,8 @@ class EventLoop:
         self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
         self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
         self._status_sent: str | None = None
+        self._log_debug = _debug_enabled()
+        self._checkpointed_seq: int | None = None  # head_seq at the last checkpoint (None: none yet)
 
     # ------------------------------------------------------------ from any thread
     def post(self, item) -> None:
@@ -318,18 +332,23 @@ class EventLoop:
         return found.command if found else None
 
     def _checkpoint(self) -> None:
+        """Copy the WAL into the database at a quiet moment, once enough has been written
+        since the last copy: each checkpoint fsyncs the database file, so one per round
+        would cost a round an fsync that guarantees nothing (the WAL is the journal)."""
+        if self._checkpointed_seq is not None and self.journal.head_seq - self._checkpointed_seq < CHECKPOINT_RECORDS:
+            return
+        self._checkpointed_seq = self.journal.head_seq
         try:
             self.journal.checkpoint()
         except JournalError as error:
             log.warning("checkpoint_failed", error=str(error))
 
-    @staticmethod
-    def _log_event(event) -> None:
+    def _log_event(self, event) -> None:
         name = event.get("event")
         keys = LOGGED_EVENTS.get(name)
         if keys is not None:
             log.info(name, **{k: event.get(k) for k in keys if k in event})
-        else:
+        elif self._log_debug:  # a card's event: building a debug line costs more than the card's record
             log.debug(name, **{k: v for k, v in event.items() if k != "event"})
 
     # ------------------------------------------------------------ readiness and status
