@@ -166,10 +166,10 @@ class DeviceDriver:
                 self._restart_at = None
                 self.link.reset()
                 self.link.start(now)
-            # Events first: the loop thread wakes while this one writes the acks (the write
-            # lets go of the GIL), instead of after it.
-            self._post_pending()
             self._flush()
+        # Posting is the last thing before the next select(): the loop thread, woken by it,
+        # then finds the GIL free instead of waiting for this thread's ack write.
+        self._post_pending()
 
     def _hang_up(self, reason: str) -> None:
         with self._lock:
