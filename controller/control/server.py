@@ -18,6 +18,7 @@ is dropped with a log line, so a stalled `tablectl watch` can never stall the lo
 from __future__ import annotations
 
 import collections
+import contextlib
 import heapq
 import itertools
 import os
@@ -79,6 +80,7 @@ class ControlServer:
         self._outbox: collections.deque = collections.deque()  # from any thread to the server thread
         self._wake_pending = False
         self._subscribed = 0  # subscribed connections; changed on the server thread only
+        self._gathering: int | None = None  # the thread inside gathered(), if any
         self._running = False
         self._thread: threading.Thread | None = None
         self._clients: dict[int, _Client] = {}
@@ -129,9 +131,23 @@ class ControlServer:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    @contextlib.contextmanager
+    def gathered(self):
+        """Within it, what this thread publishes or answers waits in the outbox and the socket
+        thread is woken once, at the end: the loop carries out a batch's effects without
+        handing the GIL back and forth to the socket thread after every event."""
+        self._gathering = threading.get_ident()
+        try:
+            yield
+        finally:
+            self._gathering = None
+            if self._outbox:
+                self._wake()
+
     def _post(self, item) -> None:
         self._outbox.append(item)
-        self._wake()
+        if self._gathering != threading.get_ident():
+            self._wake()
 
     def _wake(self) -> None:
         # One byte per batch, not per item: the loop pays for a syscall only when needed.
