@@ -95,6 +95,7 @@ def loop_alone(seed: int) -> dict:
         journal = Journal(Path(directory) / "journal.sqlite")
         loop = EventLoop(Table("fortune6", 8), journal, LampOutput(_Board(), "fortune6"), Notifier(None),
                          publish=server.publish)
+        loop.gathered = server.gathered  # as the daemon wires it (controller/daemon/app.py)
         for step in steps:
             if step.kind == "press":
                 loop.post(ev.ButtonPressed(device="panel", at=time.monotonic(), button=ids[step.name]))

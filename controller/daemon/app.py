@@ -121,6 +121,7 @@ class TableDaemon:
                                     client_buffer_bytes=config.control.client_buffer_bytes,
                                     reply_timeout_s=config.control.reply_timeout_s)
         loop.publish = self.server.publish
+        loop.gathered = self.server.gathered
         loop.subscribers = lambda: self.server.subscribers
         self.server.start()
         for kind in ("shoe", "panel"):

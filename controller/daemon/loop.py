@@ -24,6 +24,7 @@ journal failure is fatal (DaemonFatal): nothing may be acted on that is not jour
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -113,6 +114,9 @@ class EventLoop:
         self.timing = LoopTiming()
         self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
         self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
+        # Holds the socket thread's wake-up while a batch's effects are carried out (the app
+        # sets ControlServer.gathered): one hand-off per batch instead of one per event.
+        self.gathered: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext
         self._status_sent: str | None = None
         self._log_debug = _debug_enabled()
         self._checkpointed_seq: int | None = None  # head_seq at the last checkpoint (None: none yet)
@@ -247,17 +251,18 @@ class EventLoop:
         started = time.perf_counter()
         self.commit([entry for h in handled for entry in h.entries])
         commit_each = (time.perf_counter() - started) / max(1, len(handled))
-        for h in handled:
-            started = time.perf_counter()
-            if h.before is not None:
-                self.publish(h.before)
-                (log.warning if h.before.get("link") in ("lost", "absent") or "error" in h.before else log.info)(
-                    "device", **{k: v for k, v in h.before.items() if k != "event"})
-            self.carry_out(h.effects, h.reply)
-            if h.timed:
-                self.timing.add("handle", h.handle_s)
-                self.timing.add("commit", commit_each)
-                self.timing.add("effects", time.perf_counter() - started)
+        with self.gathered():  # the batch's events and replies leave together, after its lamps
+            for h in handled:
+                started = time.perf_counter()
+                if h.before is not None:
+                    self.publish(h.before)
+                    (log.warning if h.before.get("link") in ("lost", "absent") or "error" in h.before else log.info)(
+                        "device", **{k: v for k, v in h.before.items() if k != "event"})
+                self.carry_out(h.effects, h.reply)
+                if h.timed:
+                    self.timing.add("handle", h.handle_s)
+                    self.timing.add("commit", commit_each)
+                    self.timing.add("effects", time.perf_counter() - started)
         if any(h.opened_betting for h in handled):
             self._checkpoint()  # a quiet moment: no card is due while bets are open
 
