@@ -124,6 +124,21 @@ def shoe_spec(burn: bool, deck_per_round: bool) -> tuple[list[str], list[dict]]:
     return states, transitions
 
 
+def staying(transitions: list[dict]) -> frozenset[tuple[str, str]]:
+    """(trigger, state) pairs whose transition leaves the round where it is and has no guard:
+    firing one changes nothing (this machine has no callbacks), so the table skips it. That
+    is every card after the first of a deal (`deal` in dealing): transitions' machinery
+    would cost each card about as much as the rest of its handling."""
+    pairs = set()
+    for t in transitions:
+        if t.get("conditions") or t.get("unless"):
+            continue
+        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
+        if t["dest"] in sources:
+            pairs.add((t["trigger"], t["dest"]))
+    return frozenset(pairs)
+
+
 def step_trigger(step) -> str:
     """The round trigger for the game's next step."""
     if isinstance(step, Deal):

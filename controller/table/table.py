@@ -57,7 +57,9 @@ class Table(CardsMixin, DeviceMixin, CommandsMixin, RoundsMixin, RestoreMixin):
         self.settings = (settings or TableSettings.for_game(self.game)).check(self.game)
         self.shape = m.game_shape(self.game.key)
         self.flow = RoundFlow(self)
-        self.machine = m.build(self.flow, *m.round_spec(self.shape), initial=m.IDLE)
+        states, transitions = m.round_spec(self.shape)
+        self.machine = m.build(self.flow, states, transitions, initial=m.IDLE)
+        self._stays = m.staying(transitions)  # (trigger, state) that would change nothing
         self._card_phases = (m.BETS_CLOSED, *m.card_states(self.shape))
         self._holdable = (*self._card_phases, m.RESULT)
         self.shoe = Shoe(self.game.deck_kind, self.decks, self.settings)

@@ -118,26 +118,28 @@ class CardsMixin:
 
     def _due_card(self, out: Out, a: Arrival) -> None:
         step = self.play.step()
-        evidence = self._evidence(a, step)
+        # The evidence (the round's cards so far) is built only for an irregular card: the
+        # round is unchanged until add_card succeeds, so it is the same as built up front.
         if a.misread:
             self._card_record(out, a, "misread", step)
             self._irregular(out, self.game.rule(K.MISREAD),
                             f"card {len(self.play.state.cards) + 1} ({step.hand}) left the shoe unread",
-                            evidence, pending=[a], keyed=1)
+                            self._evidence(a, step), pending=[a], keyed=1)
         elif a.foreign:
             self._card_record(out, a, "foreign", step)
-            self._irregular(out, self.game.rule(K.FOREIGN_CARD), a.foreign, evidence)
+            self._irregular(out, self.game.rule(K.FOREIGN_CARD), a.foreign, self._evidence(a, step))
         elif a.double_draw:
             self._card_record(out, a, "double_draw", step)
             when = "during the initial deal" if step.initial else "after the initial deal"
             self._irregular(out, self.game.double_draw_rule(step.initial),
-                            f"{a.text} came out together with another card {when}", evidence, pending=[a])
+                            f"{a.text} came out together with another card {when}", self._evidence(a, step),
+                            pending=[a])
         else:
             try:
                 deal = self.play.add_card(a.card)
             except Irregular as irr:
                 self._card_record(out, a, irr.rule.kind.value, step)
-                self._irregular(out, irr.rule, irr.detail, evidence)
+                self._irregular(out, irr.rule, irr.detail, self._evidence(a, step))
                 return
             record = self._card_record(out, a, "dealt", deal)
             out.publish("card", **record)

@@ -125,7 +125,8 @@ class RoundsMixin:
     def _advance(self, out: Out) -> None:
         """Fire the trigger for the game's next step."""
         trigger = m.step_trigger(self.play.step())
-        self.flow.trigger(trigger)
+        if (trigger, self.state) not in self._stays:
+            self.flow.trigger(trigger)
         if trigger in ("deal", "draw"):
             self._timer_restart = True
         elif trigger == "ask":
