@@ -97,7 +97,8 @@ class Shoe(VirtualDevice):
         return {"seed": self.seed, "cards": len(self.cards)}
 
     def status_message(self, now: float) -> ShoeStatus:
-        return ShoeStatus(self.draw_counter, self.device_ms(now), present=self.present, door_open=self.door_open,
+        return ShoeStatus(self.draw_counter, self.device_ms(now), present=self.present,
+                          door_open=self.door_open,
                           cut_card_seen=self.cut_card_seen, empty=self.empty)
 
     def on_message(self, msg: Message, now: float) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from controller.rig import Rig, RigError
 from controller.rig.dealer import plain_decision
 from controller.table import lamp_ids
-from games.cards import DeckKind
 from games.registry import GAME_KEYS, get_game
 from games.round import IrregularityKind
 
@@ -23,6 +24,18 @@ CARD_STATES = ("bets_closed", "dealing", "drawing")
 SEEDS = {game: 101 + n for n, game in enumerate(GAMES)}
 STATUS_LAMPS = ("bets_open", "no_more_bets", "void", "error", "last_round", "supervisor", "new_shoe", "key", "result")
 FRESH_SHOE_BELOW = 80  # a shoe game's simulator holding fewer cards gets a new shoe before a test
+
+
+def for_games(games) -> pytest.MarkDecorator:
+    """Parametrize `game` with module scope: one rig per game serves the module's tests."""
+    return pytest.mark.parametrize("game", list(games), scope="module")
+
+
+every_game = for_games(GAMES)
+baccarat = for_games(BACCARAT)
+spot_games = for_games(SPOT_GAMES)
+# fortune6's cells that the daemon author's test_hil_shoe_faults.py / test_hil_restart.py cover
+beyond_fortune6 = for_games(g for g in GAMES if g != "fortune6")
 
 
 # ------------------------------------------------------------------ the rules' answers
@@ -175,6 +188,14 @@ def complete(rig: Rig, mark: int, number: int) -> dict:
     return rig.finish_round()
 
 
+def deal_some(rig: Rig, cards: int) -> tuple[int, list[dict], int]:
+    """Open a round and deal its first `cards` cards; returns (round number, the cards drawn,
+    an event mark after them)."""
+    number = rig.open_round()
+    drawn = rig.draw(cards)
+    return number, drawn, rig.events.mark()
+
+
 def supervisor(rig: Rig, command: str, **args) -> dict:
     """Key on, the supervisor's command (the panel button when it takes no arguments, else the
     socket), key off; returns the answer {"ok", "message"} (a refusal's reason as the message)."""
@@ -227,10 +248,11 @@ def expect_held(rig: Rig, mark: int, number: int, kind: str, clause_text: str, n
     return held
 
 
-def expect_result_on_the_board(rig: Rig, result: dict) -> None:
-    """The board shows the daemon's whole picture, and in it exactly the lamps the result lit
-    (status lamps such as the supervisor key's may have changed since)."""
-    assert result["event"] == "result", result
+def expect_result_on_the_board(rig: Rig, result: dict, number: int | None = None) -> None:
+    """`result` is round `number`'s result event; the board shows the daemon's whole picture,
+    and in it exactly the lamps the result lit (status lamps such as the supervisor key's may
+    have changed since)."""
+    assert result["event"] == "result" and result["round"] == (number or result["round"]), result
     board = rig.wait_lamps()
     assert game_lamps(lit(board)) == game_lamps(result["lamps"]), (lit(board), result["lamps"])
     assert board["result"] == "on" and board["void"] == "off" and board["supervisor"] == "off"
@@ -248,7 +270,8 @@ def game_lamps(lamps: dict[str, str]) -> dict[str, str]:
 
 def brief(event: dict) -> str:
     """An event in one line, without its bulky fields."""
-    return str({k: v for k, v in event.items() if k not in ("lamps", "shoe_state", "hands", "bets", "evidence", "dealt_to")})
+    bulky = ("lamps", "shoe_state", "hands", "bets", "evidence", "dealt_to")
+    return str({k: v for k, v in event.items() if k not in bulky})
 
 
 def next_round_is_clean(rig: Rig, before: list) -> dict:

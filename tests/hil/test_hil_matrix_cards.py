@@ -12,13 +12,12 @@ import pytest
 
 from games.registry import get_game
 from hil_matrix import (
-    BACCARAT, GAMES, SEEDS, ace, clause, complete, consequence, deal_until, expect_held, expect_result_on_the_board, expect_void,
-    journaled, next_round_is_clean, script_next_round, supervisor, third_card_script, via,
+    GAMES, SEEDS, ace, baccarat, clause, complete, consequence, deal_some, deal_until, every_game, expect_held,
+    expect_result_on_the_board, expect_void, journaled, next_round_is_clean, script_next_round, supervisor,
+    third_card_script, via,
 )
 
 pytestmark = pytest.mark.hil
-every_game = pytest.mark.parametrize("game", GAMES, scope="module")
-baccarat = pytest.mark.parametrize("game", BACCARAT, scope="module")
 
 FOREIGN = {"fafa4": "fafa §5.1", "fortune7": "local ruling L1 (fortune6 §5.1)", "fortune6": "fortune6 §5.1",
            "fubacc": "local ruling L2 (fafa §5.1)", "paigow": "paigow §5.1"}
@@ -66,9 +65,7 @@ def test_a_gap_in_the_draw_counter_is_a_missing_card(table, game):
     """The shoe counted a card it never sent: the next card's counter jumps. Where the game
     holds a missing card the supervisor keys it in and the round completes with it in place."""
     rig, before = table, table.records()
-    number = rig.open_round()
-    (first,) = rig.draw(1)
-    mark = rig.events.mark()
+    number, (first,), mark = deal_some(rig, 1)
     rig.fault("unheard")
     (lost,) = rig.draw(1, wait=False)  # counted by the shoe, never heard by the daemon
     (after,) = rig.draw(1)
@@ -88,8 +85,8 @@ def test_a_gap_in_the_draw_counter_is_a_missing_card(table, game):
         assert supervisor(rig, "reconstruct", card=lost["card"])["ok"]
         rig.events.wait_for("resumed", after=mark, round=number)
         end = complete(rig, mark, number)
-        assert end["event"] == "result" and end["cards"][:3] == [first["card"], lost["card"], after["card"]]
-        expect_result_on_the_board(rig, end)
+        expect_result_on_the_board(rig, end, number)
+        assert end["cards"][:3] == [first["card"], lost["card"], after["card"]]
         keyed = [r.payload for r in journaled(rig, "card", number) if r.payload["keyed_in"]]
         assert [(k["card"], k["status"]) for k in keyed] == [(lost["card"], "dealt")]
     next_round_is_clean(rig, before)
@@ -100,9 +97,7 @@ def test_a_gap_in_the_draw_counter_is_a_missing_card(table, game):
 def test_a_foreign_card_voids(table, game, foreign):
     """A real card of another deck kind (the simulator's default), and a code that is no card at all."""
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(2)
-    mark = rig.events.mark()
+    number, _, mark = deal_some(rig, 2)
     armed = rig.fault("foreign", **({"code": 0x0999} if foreign == "no_card" else {}))
     (card,) = rig.draw(1)
     assert clause(game, "foreign_card") == FOREIGN[game]
@@ -136,9 +131,7 @@ def test_one_copy_more_than_the_shoe_holds_is_a_foreign_card(table, game):
 @every_game
 def test_two_cards_drawn_at_once_in_the_initial_deal_void(table, game):
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(1)
-    mark = rig.events.mark()
+    number, _, mark = deal_some(rig, 1)
     rig.fault("double_draw")
     pair = rig.draw(1)
     assert [card["double_draw"] for card in pair] == [True, True]
@@ -174,8 +167,10 @@ def test_two_third_cards_at_once_hold_for_the_supervisor_l6(table, game, resolut
         expect_void(rig, mark, number, "order_altered", via("local ruling L6", game, "order_altered"), by="supervisor")
     else:
         order = thirds if resolution == "as_read" else thirds[::-1]
-        answer = supervisor(rig, "reconstruct") if resolution == "as_read" else supervisor(rig, "reconstruct", order=order)
-        assert answer["ok"] and answer["message"] == f"round {number} resumed (the supervisor confirmed the order {', '.join(order)})"
+        # as read: the panel's button; another order: the socket, naming it
+        answer = supervisor(rig, "reconstruct", **({} if resolution == "as_read" else {"order": order}))
+        assert answer["ok"], answer
+        assert answer["message"] == f"round {number} resumed (the supervisor confirmed the order {', '.join(order)})"
         end = complete(rig, mark, number)
         assert end["cards"] == initial + order
         assert end["winner"] == ("tie" if resolution == "as_read" else "banker")
@@ -187,9 +182,7 @@ def test_two_third_cards_at_once_hold_for_the_supervisor_l6(table, game, resolut
 @pytest.mark.parametrize("resolution", ["keyed_in", "void"])
 def test_a_misread_holds_until_the_supervisor_keys_the_card_in_l5(table, game, resolution):
     rig, before = table, table.records()
-    number = rig.open_round()
-    (first,) = rig.draw(1)
-    mark = rig.events.mark()
+    number, (first,), mark = deal_some(rig, 1)
     rig.fault("misread")
     (unread,) = rig.draw(1)
     assert unread["misread"] and unread["code"] == "0x0000"
@@ -208,8 +201,8 @@ def test_a_misread_holds_until_the_supervisor_keys_the_card_in_l5(table, game, r
         assert rig.status()["state"] == "held"
         assert supervisor(rig, "reconstruct", card=unread["card"])["ok"]
         end = complete(rig, mark, number)
-        assert end["event"] == "result" and end["cards"][:2] == [first["card"], unread["card"]]
-        expect_result_on_the_board(rig, end)
+        expect_result_on_the_board(rig, end, number)
+        assert end["cards"][:2] == [first["card"], unread["card"]]
         records = [r.payload for r in journaled(rig, "card", number) if r.payload["draw_counter"] == unread["counter"]]
         assert [(r["status"], r["card"]) for r in records] == [("misread", None)]
         assert [r.payload["card"] for r in journaled(rig, "card", number) if r.payload["keyed_in"]] == [unread["card"]]

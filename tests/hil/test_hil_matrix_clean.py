@@ -11,7 +11,7 @@ Every round: its result on the board (the daemon's whole picture), journaled onc
 no irregularity; `recall` shows the rounds; the chain verifies."""
 import pytest
 
-from hil_matrix import BACCARAT, SPOT_GAMES, expect_result_on_the_board, journaled
+from hil_matrix import baccarat, expect_result_on_the_board, journaled, spot_games
 
 pytestmark = pytest.mark.hil
 MOST_ROUNDS_IN_A_SHOE = 120  # 8 decks of 52 or 65 cards hold fewer rounds than this
@@ -36,7 +36,7 @@ def settled_cleanly(rig, result: dict) -> None:
     assert len(journaled(rig, "result", number)) == 1 and len(journaled(rig, "settled", number)) == 1
 
 
-@pytest.mark.parametrize("game", BACCARAT, scope="module")
+@baccarat
 def test_a_whole_shoe_to_the_cut_card_one_more_round_and_finished(table, game):
     rig = table
     shoe = rig.new_shoe(seed=7)
@@ -82,7 +82,7 @@ def test_a_whole_shoe_to_the_cut_card_one_more_round_and_finished(table, game):
     settled_cleanly(rig, rig.play_round())
 
 
-@pytest.mark.parametrize("game", SPOT_GAMES, scope="module")
+@spot_games
 def test_several_decks_each_round_from_a_fresh_deck(table, game):
     rig = table
     decide = fubacc_decision if game == "fubacc" else None

@@ -9,21 +9,19 @@ import pytest
 
 from controller.rig import RigError
 from hil_matrix import (
-    GAMES, complete, expect_held, expect_result_on_the_board, expect_void, journaled, next_round_is_clean, via,
+    beyond_fortune6, complete, deal_some, every_game, expect_held, expect_result_on_the_board, expect_void,
+    journaled, next_round_is_clean, via,
 )
 
 pytestmark = pytest.mark.hil
-every_game = pytest.mark.parametrize("game", GAMES, scope="module")
-not_fortune6 = pytest.mark.parametrize("game", [g for g in GAMES if g != "fortune6"], scope="module")
 L4_MISSING = {"fafa4": "local ruling L4, fafa §5.2", "fortune7": "local ruling L4, local ruling L1 (fortune6 §5.2)",
               "fortune6": "local ruling L4, fortune6 §5.2", "fubacc": "local ruling L4, local ruling L2 (fafa §5.1)",
               "paigow": "local ruling L4, paigow §5.3"}
 
 
-def mid_round(rig, cards=2):
-    number = rig.open_round()
-    counter = rig.draw(cards)[-1]["counter"]
-    return number, counter, rig.events.mark()
+def mid_round(rig):
+    number, drawn, mark = deal_some(rig, 2)
+    return number, drawn[-1]["counter"], mark
 
 
 def unplugged(rig, mark, number):
@@ -38,24 +36,24 @@ def unplugged(rig, mark, number):
     return held
 
 
-def resumes_and_completes(rig, mark, number, how):
+def resumes_and_completes(rig, mark, number, via, counter):
+    """Resumed `via` the shoe's link or reboot, its counter the last card heard; then a result."""
     resumed = rig.events.wait_for("resumed", after=mark, round=number)
+    how = f"{via}: draw counter {counter} proves no card was missed (local ruling L4)"
     assert (resumed["how"], resumed["clause"]) == (how, "local ruling L4")
     end = complete(rig, mark, number)
-    assert end["event"] == "result"
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, end, number)
     assert rig.status()["daemon"]["devices"]["shoe"]["link"] == "ok"
     return end
 
 
-@not_fortune6
+@beyond_fortune6
 def test_unplugged_and_plugged_back_with_no_card_missed_resumes(table, game):
     rig, before = table, table.records()
     number, counter, mark = mid_round(rig)
     unplugged(rig, mark, number)
     rig.fault("replug")
-    resumes_and_completes(rig, mark, number, f"the shoe's link came back: draw counter {counter} proves no card was missed "
-                                             "(local ruling L4)")
+    resumes_and_completes(rig, mark, number, "the shoe's link came back", counter)
     next_round_is_clean(rig, before)
 
 
@@ -96,7 +94,7 @@ def test_a_card_drawn_while_unplugged_and_given_up_voids_as_missing(table, game)
     next_round_is_clean(rig, before)
 
 
-@not_fortune6
+@beyond_fortune6
 @pytest.mark.parametrize("clear_counter", [False, True])
 def test_a_shoe_reboot_mid_round(table, game, clear_counter):
     """Its counter kept (non-volatile): resumed. Lost: nothing proves no card was missed: void
@@ -119,8 +117,7 @@ def test_a_shoe_reboot_mid_round(table, game, clear_counter):
         assert [r.payload["draw_counter"] for r in journaled(rig, "card", number)] == [1]
         assert rig.finish_round()["event"] == "result"
     else:
-        resumes_and_completes(rig, mark, number, f"the shoe rebooted: draw counter {counter} proves no card was missed "
-                                                 "(local ruling L4)")
+        resumes_and_completes(rig, mark, number, "the shoe rebooted", counter)
     next_round_is_clean(rig, before)
 
 
@@ -154,8 +151,6 @@ def test_unplugged_between_rounds_no_more_bets_waits_for_the_shoe(table, game):
     rig.events.wait_for("device", after=mark, device="shoe", link="restored")
     rig.wait_until(lambda: rig.status()["link_up"], 20.0, "the table to hear the shoe")
     assert rig.press("no_more_bets")["ok"]
-    end = rig.finish_round()
-    assert end["event"] == "result" and end["round"] == number
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, rig.finish_round(), number)
     assert not journaled(rig, "irregularity", number) and not journaled(rig, "void", number)
     next_round_is_clean(rig, before)

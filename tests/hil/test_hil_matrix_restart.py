@@ -11,13 +11,11 @@ test_hil_restart.py (mid-deal, after a result) are not repeated here."""
 import pytest
 
 from hil_matrix import (
-    GAMES, SPOT_GAMES, complete, deal_until, expect_result_on_the_board, expect_void, game_lamps, journaled, lit,
-    next_round_is_clean, via,
+    beyond_fortune6, deal_some, deal_until, every_game, expect_result_on_the_board, expect_void, game_lamps,
+    journaled, lit, next_round_is_clean, spot_games, via,
 )
 
 pytestmark = pytest.mark.hil
-every_game = pytest.mark.parametrize("game", GAMES, scope="module")
-not_fortune6 = pytest.mark.parametrize("game", [g for g in GAMES if g != "fortune6"], scope="module")
 L4_ORDER = {"fafa4": "local ruling L4, fafa §5.4", "fortune7": "local ruling L4, local ruling L1 (fortune6 §5.4)",
             "fortune6": "local ruling L4, fortune6 §5.4", "fubacc": "local ruling L4, local ruling L2 (fafa §5.4)",
             "paigow": "local ruling L4, paigow §5.2"}
@@ -60,29 +58,26 @@ def test_sigkill_while_betting_returns_to_betting(table, game):
     assert (recovered["round"], recovered["state"]) == (number, "betting")
     rig.wait_lamps({"bets_open": "on", "void": "off"})
     assert rig.press("no_more_bets")["ok"]
-    end = rig.finish_round()
-    assert end["event"] == "result" and end["round"] == number
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, rig.finish_round(), number)
     results_once(rig)
     next_round_is_clean(rig, before)
 
 
-@not_fortune6
+@beyond_fortune6
 def test_sigkill_mid_deal_holds_then_resumes_by_the_draw_counter(table, game):
     rig, before = table, table.records()
-    number = rig.open_round()
-    counter = rig.draw(2)[-1]["counter"]
+    number, drawn, _ = deal_some(rig, 2)
     mark, recovered = kill_and_restart(rig)
     assert (recovered["round"], recovered["outcome"]) == (number, "held")
-    resumed_by_the_counter(rig, number, counter)
+    resumed_by_the_counter(rig, number, drawn[-1]["counter"])
     end = rig.finish_round()
-    assert end["event"] == "result" and end["round"] == number and len(end["cards"]) > 2
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, end, number)
+    assert end["cards"][:2] == [card["card"] for card in drawn]
     assert results_once(rig)[-1] == number
     next_round_is_clean(rig, before)
 
 
-@pytest.mark.parametrize("game", SPOT_GAMES, scope="module")
+@spot_games
 def test_sigkill_while_decisions_are_awaited_resumes_them(table, game):
     rig, before = table, table.records()
     number = rig.open_round()
@@ -92,9 +87,7 @@ def test_sigkill_while_decisions_are_awaited_resumes_them(table, game):
     assert (recovered["round"], recovered["outcome"]) == (number, "held")
     resumed_by_the_counter(rig, number, counter)
     assert rig.status()["state"] == "awaiting_decisions"
-    end = rig.finish_round()
-    assert end["event"] == "result" and end["round"] == number
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, rig.finish_round(), number)
     results_once(rig)
     next_round_is_clean(rig, before)
 
@@ -103,8 +96,7 @@ def test_sigkill_while_decisions_are_awaited_resumes_them(table, game):
 def test_sigkill_while_held_for_the_supervisor_voids_l4(table, game):
     """A misread hold (L5): the card waiting to be keyed in is not rebuilt after a crash."""
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(1)
+    number, _, _ = deal_some(rig, 1)
     rig.fault("misread")
     rig.draw(1)
     rig.wait_until(lambda: rig.status()["state"] == "held", 20.0, "the misread hold")
@@ -117,7 +109,7 @@ def test_sigkill_while_held_for_the_supervisor_voids_l4(table, game):
     next_round_is_clean(rig, before)
 
 
-@not_fortune6
+@beyond_fortune6
 def test_sigkill_after_a_durable_result_keeps_it_once(table, game):
     rig, before = table, table.records()
     number = rig.open_round()
@@ -152,8 +144,8 @@ def test_a_card_drawn_while_the_daemon_is_down_is_dealt_after_the_restart(table,
     follows the last one journaled, which proves nothing was missed (L4); the card is dealt
     where it was due. (Given up by the shoe instead: test_hil_restart.py, void by L4.)"""
     rig, before = table, table.records()
-    number = rig.open_round()
-    counter = rig.draw(2)[-1]["counter"]
+    number, drawn, _ = deal_some(rig, 2)
+    counter = drawn[-1]["counter"]
     assert rig.kill_daemon() == -9
     (card,) = rig.draw(1, wait=False)
     rig.start_daemon()
@@ -163,7 +155,7 @@ def test_a_card_drawn_while_the_daemon_is_down_is_dealt_after_the_restart(table,
     (record,) = [r.payload for r in journaled(rig, "card", number) if r.payload["draw_counter"] == card["counter"]]
     assert (record["card"], record["status"]) == (card["card"], "dealt")
     end = rig.finish_round()
-    assert end["event"] == "result" and end["cards"][2] == card["card"]
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, end, number)
+    assert end["cards"][2] == card["card"]
     results_once(rig)
     next_round_is_clean(rig, before)

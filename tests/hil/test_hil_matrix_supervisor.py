@@ -7,12 +7,11 @@ Each checks the stream, the lamp board, the journal and the next round (hil_matr
 import pytest
 
 from hil_matrix import (
-    GAMES, clause, complete, consequence, deal_until, expect_held, expect_result_on_the_board, expect_void, journaled,
-    next_round_is_clean, supervisor,
+    clause, complete, consequence, deal_some, deal_until, every_game, expect_held, expect_result_on_the_board,
+    expect_void, journaled, next_round_is_clean, supervisor,
 )
 
 pytestmark = pytest.mark.hil
-every_game = pytest.mark.parametrize("game", GAMES, scope="module")
 
 WRONG_HAND_SIZE = {"fafa4": "fafa §5.2", "fortune7": "local ruling L1 (fortune6 §5.2)", "fortune6": "fortune6 §5.2",
                    "fubacc": "local ruling L2 (fafa §5.2)", "paigow": "paigow §5.2"}
@@ -24,9 +23,7 @@ ORDER_ALTERED = {"fafa4": "fafa §5.4", "fortune7": "local ruling L1 (fortune6 �
 @pytest.mark.parametrize("resolution", ["reconstruct", "void"])
 def test_the_dealers_misdeal_holds_then_the_supervisor_decides(table, game, resolution):
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(2)
-    mark = rig.events.mark()
+    number, _, mark = deal_some(rig, 2)
     wanted = clause(game, "wrong_hand_size")
     assert wanted == WRONG_HAND_SIZE[game]
     answer = rig.press("misdeal")
@@ -43,18 +40,14 @@ def test_the_dealers_misdeal_holds_then_the_supervisor_decides(table, game, reso
         assert answer["message"] == f"round {number} resumed (the supervisor confirmed the hands as reconstructed)"
         resumed = rig.events.wait_for("resumed", after=mark, round=number)
         assert resumed["state"] == "dealing" and resumed["clause"] == wanted
-        end = complete(rig, mark, number)
-        assert end["event"] == "result"
-        expect_result_on_the_board(rig, end)
+        expect_result_on_the_board(rig, complete(rig, mark, number), number)
     next_round_is_clean(rig, before)
 
 
 @every_game
 def test_a_void_without_the_key_is_refused_and_the_round_goes_on(table, game):
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(1)
-    mark = rig.events.mark()
+    number, _, mark = deal_some(rig, 1)
     refused = rig.press("void")
     assert (refused["ok"], refused["message"]) == (False, "void: a void needs the supervisor key")
     refused = rig.send("void", kind="order_altered", reason="the dealer says so")
@@ -66,9 +59,7 @@ def test_a_void_without_the_key_is_refused_and_the_round_goes_on(table, game):
     assert not answer["ok"] and answer["message"].startswith("void: name the irregularity (kind=...)")
     assert rig.status()["state"] == "dealing" and rig.events.find("void", after=mark) is None
     rig.wait_lamps({"void": "off", "no_more_bets": "on", "key": "off"})
-    end = rig.finish_round()
-    assert end["event"] == "result" and end["round"] == number
-    expect_result_on_the_board(rig, end)
+    expect_result_on_the_board(rig, rig.finish_round(), number)
     assert not journaled(rig, "void", number)
     next_round_is_clean(rig, before)
 
@@ -77,9 +68,7 @@ def test_a_void_without_the_key_is_refused_and_the_round_goes_on(table, game):
 def test_the_supervisor_voids_naming_the_irregularity(table, game):
     """A void with the key and kind=...: it cites that kind's clause (as a void)."""
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(1)
-    mark = rig.events.mark()
+    number, _, mark = deal_some(rig, 1)
     answer = supervisor(rig, "void", kind="order_altered", reason="cards seen out of order")
     assert answer["ok"] and answer["message"] == f"round {number} void ({ORDER_ALTERED[game]})"
     void = expect_void(rig, mark, number, "order_altered", ORDER_ALTERED[game], by="supervisor")
@@ -93,9 +82,7 @@ def test_the_supervisor_voids_naming_the_irregularity(table, game):
 def test_the_shoe_door_opened_or_the_shoe_removed_mid_round_order_altered(table, game, fault, undo, detail):
     """Voids where the game's §5.4 voids; Pai Gow's rules hold it (§5.2: reconstruct by hands)."""
     rig, before = table, table.records()
-    number = rig.open_round()
-    rig.draw(2)
-    mark = rig.events.mark()
+    number, _, mark = deal_some(rig, 2)
     rig.fault(fault)
     wanted = clause(game, "order_altered")
     assert wanted == ORDER_ALTERED[game]
@@ -113,9 +100,7 @@ def test_the_shoe_door_opened_or_the_shoe_removed_mid_round_order_altered(table,
     rig.events.wait_for("shoe", after=mark, what="door_closed" if fault == "door_open" else "present")
     if rig.status()["state"] == "held":
         assert supervisor(rig, "reconstruct")["ok"]
-        end = complete(rig, mark, number)
-        assert end["event"] == "result"
-        expect_result_on_the_board(rig, end)
+        expect_result_on_the_board(rig, complete(rig, mark, number), number)
     if fault == "remove":  # the shoe put back must be declared before bets open again
         refused = rig.press("place_bets")
         assert not refused["ok"] and "new_shoe" in refused["message"], refused

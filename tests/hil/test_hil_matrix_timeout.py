@@ -26,7 +26,8 @@ def test_no_card_within_the_card_timeout_is_a_missing_card(table, game, resoluti
     mark = rig.events.mark()
     irregularity = rig.events.wait_for("irregularity", after=mark, round=number, timeout=10 * CARD_TIMEOUT_S)
     assert irregularity["evidence"]["round_cards"] == [card["card"]]
-    assert re.fullmatch(rf"no card within {CARD_TIMEOUT_S:g} s: card 2 is due to (banker|spot1)", irregularity["detail"])
+    due = rf"no card within {CARD_TIMEOUT_S:g} s: card 2 is due to (banker|spot1)"
+    assert re.fullmatch(due, irregularity["detail"]), irregularity["detail"]
     wanted = clause(game, "missing_card")
     if consequence(game, "missing_card") == "void":
         expect_void(rig, mark, number, "missing_card", wanted)
