@@ -59,7 +59,6 @@ def test_sigkill_while_betting_returns_to_betting(table, game):
     rig.wait_lamps({"bets_open": "on", "void": "off"})
     assert rig.press("no_more_bets")["ok"]
     expect_result_on_the_board(rig, rig.finish_round(), number)
-    results_once(rig)
     next_round_is_clean(rig, before)
 
 
@@ -88,7 +87,6 @@ def test_sigkill_while_decisions_are_awaited_resumes_them(table, game):
     resumed_by_the_counter(rig, number, counter)
     assert rig.status()["state"] == "awaiting_decisions"
     expect_result_on_the_board(rig, rig.finish_round(), number)
-    results_once(rig)
     next_round_is_clean(rig, before)
 
 
@@ -105,7 +103,6 @@ def test_sigkill_while_held_for_the_supervisor_voids_l4(table, game):
     assert L4_ORDER[game] == via("local ruling L4", game, "order_altered")
     void = expect_void(rig, None, number, "order_altered", L4_ORDER[game])  # voided as it started
     assert void["reason"] == "the daemon stopped while the round was held for the supervisor (local ruling L4)"
-    results_once(rig)
     next_round_is_clean(rig, before)
 
 
@@ -157,5 +154,4 @@ def test_a_card_drawn_while_the_daemon_is_down_is_dealt_after_the_restart(table,
     end = rig.finish_round()
     expect_result_on_the_board(rig, end, number)
     assert end["cards"][2] == card["card"]
-    results_once(rig)
     next_round_is_clean(rig, before)
