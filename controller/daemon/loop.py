@@ -66,6 +66,7 @@ MAX_BATCH = 32  # inputs already waiting that share one commit
 # Records written between two WAL checkpoints (~30 rounds, a few hundred KiB of WAL); SQLite's
 # own autocheckpoint (Journal: 10,000 pages) stays the safety net far beyond it.
 CHECKPOINT_RECORDS = 400
+STATUS_EVERY_S = 0.25  # STATUS= (read by people) from the loop's turns at most this often
 
 
 @dataclass
@@ -118,6 +119,8 @@ class EventLoop:
         # sets ControlServer.gathered): one hand-off per batch instead of one per event.
         self.gathered: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext
         self._status_sent: str | None = None
+        self._status_at: float | None = None  # when the last STATUS= went out (loop clock)
+        self._status_due: float | None = None  # a changed line waits until then
         self._log_debug = _debug_enabled()
         self._checkpointed_seq: int | None = None  # head_seq at the last checkpoint (None: none yet)
 
@@ -138,7 +141,7 @@ class EventLoop:
             now = self.clock()
             self.notifier.ping_if_due(now)
             self.fire_timers(now)
-            self.refresh_status()
+            self.refresh_status(now)
             try:
                 item = self.inbox.get(timeout=self._wait(self.clock()))
             except queue.Empty:
@@ -180,6 +183,8 @@ class EventLoop:
 
     def _wait(self, now: float) -> float | None:
         bounds = [deadline - now for deadline in (self.timers.next_deadline(),) if deadline is not None]
+        if self._status_due is not None:
+            bounds.append(self._status_due - now)
         ping = self.notifier.seconds_until_due(now)
         if ping is not None:
             bounds.append(ping)
@@ -357,20 +362,32 @@ class EventLoop:
             log.debug(name, **{k: v for k, v in event.items() if k != "event"})
 
     # ------------------------------------------------------------ readiness and status
-    def refresh_status(self) -> None:
+    def refresh_status(self, now: float | None = None) -> None:
+        """READY=1 once every device had a session; STATUS= when the line changed. From the
+        loop's turn (`now` given) a changed line waits until STATUS_EVERY_S after the last one
+        sent (the loop wakes for it): a round changes it at every command, and each datagram
+        costs a wake-up of its reader. Called without `now` it goes at once."""
         became_ready = not self.ready and self.links.all_up_once
         line = status_line(self.table, self.links, self.ready or became_ready, self.status_note)
+        self._status_due = None
         if became_ready:
             self.ready = True
             self.notifier.ready(status=line)
             log.info("ready", status=line)
             self.publish({"event": "ready", "status": line})
-        elif line != self._status_sent:
+        elif line == self._status_sent:
+            return
+        elif now is not None and self._status_at is not None and now < self._status_at + STATUS_EVERY_S:
+            self._status_due = self._status_at + STATUS_EVERY_S
+            return
+        else:
             self.notifier.status(line)
         self._status_sent = line
+        self._status_at = self.clock() if now is None else now
 
     def daemon_info(self) -> dict:
-        return {"ready": self.ready, "pid": os.getpid(), "status": self._status_sent,
+        status = status_line(self.table, self.links, self.ready, self.status_note)
+        return {"ready": self.ready, "pid": os.getpid(), "status": status,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
