@@ -56,8 +56,19 @@ class JournalBusy(JournalError):
     nothing was written, the same append may be tried again."""
 
 
+_second: tuple[int, str] = (-1, "")  # (a second since the epoch, its "YYYY-MM-DDTHH:MM:SS")
+
+
 def _utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """UTC wall clock, ISO 8601 with microseconds and Z, as datetime.isoformat writes it; the
+    date and time of day are formatted once per second (every record asks for one)."""
+    global _second
+    micros = time.time_ns() // 1000
+    second, fraction = divmod(micros, 1_000_000)
+    cached = _second
+    if cached[0] != second:
+        cached = _second = (second, datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{cached[1]}.{fraction:06d}Z"
 
 
 def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
