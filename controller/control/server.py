@@ -14,6 +14,11 @@ How a command reaches the loop and its answer comes back:
 `publish(event)` (thread-safe, from the loop) queues one JSON line for every subscriber and
 returns at once. Each client has a bounded output buffer; a client that falls further behind
 is dropped with a log line, so a stalled `tablectl watch` can never stall the loop.
+
+Inside `gathered()` (the loop, carrying out a batch's effects) events and answers wait in the
+outbox, and at its end the calling thread sends them itself (non-blocking sends; what a
+client cannot take yet stays in its buffer for the server thread): no hand-off to the server
+thread per batch. A lock keeps the server thread's work and such a delivery apart.
 """
 from __future__ import annotations
 
@@ -81,6 +86,9 @@ class ControlServer:
         self._wake_pending = False
         self._subscribed = 0  # subscribed connections; changed on the server thread only
         self._gathering: int | None = None  # the thread inside gathered(), if any
+        # Held by the server thread while it handles what select() returned, and by a thread
+        # delivering its gathered outbox: clients, their buffers, pending answers.
+        self._lock = threading.Lock()
         self._running = False
         self._thread: threading.Thread | None = None
         self._clients: dict[int, _Client] = {}
@@ -133,16 +141,23 @@ class ControlServer:
 
     @contextlib.contextmanager
     def gathered(self):
-        """Within it, what this thread publishes or answers waits in the outbox and the socket
-        thread is woken once, at the end: the loop carries out a batch's effects without
-        handing the GIL back and forth to the socket thread after every event."""
+        """Within it, what this thread publishes or answers waits in the outbox; at the end
+        this thread delivers it all, in order: the loop carries out a batch's effects without
+        waking the socket thread (and handing it the GIL) for them."""
         self._gathering = threading.get_ident()
         try:
             yield
         finally:
             self._gathering = None
             if self._outbox:
-                self._wake()
+                self._deliver()
+
+    def _deliver(self) -> None:
+        """Drain the outbox on the calling thread (sends never block; a rest a client cannot
+        take yet stays in its buffer and the selector watches for room, as on the server thread)."""
+        with self._lock:
+            if self._running:
+                self._drain_outbox()
 
     def _post(self, item) -> None:
         self._outbox.append(item)
@@ -163,12 +178,15 @@ class ControlServer:
     def _run(self) -> None:
         try:
             while self._running:
-                for key, events in self._selector.select(self._next_timeout()):
-                    self._dispatch(key.data, events)
-                self._drain_outbox()
-                self._expire()
+                ready = self._selector.select(self._next_timeout())
+                with self._lock:
+                    for key, events in ready:
+                        self._dispatch(key.data, events)
+                    self._drain_outbox()
+                    self._expire()
         finally:
-            self._shutdown()
+            with self._lock:
+                self._shutdown()
 
     def _dispatch(self, what, events: int) -> None:
         if what == "listener":

@@ -1,16 +1,18 @@
 """When the socket thread is woken. publish() with nobody following the event stream: the
 event is still checked (TypeError for what is not JSON) but the socket thread is not woken
 for it; the count of subscribers that decides this follows subscriptions and disconnections.
-Inside gathered(), what the loop's thread publishes or answers waits and goes out together at
-its end; other threads are not held. Real server, real socket."""
+Inside gathered(), what the loop's thread publishes or answers waits and, at its end, that
+thread sends it itself, in order, without waking the socket thread; other threads are not
+held. Real server, real socket."""
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
 import pytest
 
-from controller.control import ControlClient
+from controller.control import ControlClient, ControlServer
 
 WAIT = 30.0  # a bound for waiting on the server thread, never a timing assertion
 
@@ -57,10 +59,11 @@ def test_gathered_events_wait_for_the_end_then_go_out_in_order(server, sock_path
             for n in range(3):
                 server.publish({"event": "card", "n": n})
             held.append((len(server._outbox), server._wake_pending))  # queued, nobody woken yet
+        held.append((len(server._outbox), server._wake_pending))  # sent by this thread: still no wake-up
         server.publish({"event": "after", "n": 3})
 
     loop.run_in_loop(publish_gathered)
-    assert held == [(3, False)]
+    assert held == [(3, False), (0, False)]
     events = watcher.events()
     assert [next(events)["n"] for _ in range(4)] == [0, 1, 2, 3]
     watcher.close()
@@ -92,3 +95,22 @@ def test_gathering_on_one_thread_does_not_hold_another(server, sock_path, loop):
     reader.join(WAIT)
     assert got == [{"event": "held"}, {"event": "other"}]  # delivered while the loop still gathered
     watcher.close()
+
+
+def test_an_answer_given_inside_gathered_reaches_its_client_at_the_end(sock_path):
+    requests: queue.SimpleQueue = queue.SimpleQueue()
+    server = ControlServer(sock_path, requests.put).start()
+    client = ControlClient(sock_path, timeout=30)
+    answer = {}
+    asking = threading.Thread(target=lambda: answer.update(client.request("status")))
+    asking.start()
+    try:
+        request = requests.get(timeout=WAIT)
+        with server.gathered():
+            request.reply(state="betting")
+            assert len(server._outbox) == 1 and not server._wake_pending  # waits for the end
+        asking.join(WAIT)
+        assert answer["ok"] is True and answer["state"] == "betting"
+    finally:
+        client.close()
+        server.stop()
