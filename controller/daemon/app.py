@@ -18,6 +18,7 @@ and the journal close, exit 0. A journal that cannot be written ends the daemon 
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -84,6 +85,9 @@ class TableDaemon:
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             self.start()
+            # What start-up built (modules, the table, the drivers) lives as long as the daemon:
+            # set apart from the collector, so a collection in the loop does not walk it again.
+            gc.freeze()
             reason = self.loop.run()
         except DaemonFatal as error:
             log.critical("journal_failed", error=str(error))

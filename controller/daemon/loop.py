@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import logging
 import os
 import queue
+import sys
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -391,4 +393,5 @@ class EventLoop:
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
-                "loop_us": self.timing.to_json()}
+                "loop_us": self.timing.to_json(),
+                "python": {"switch_interval_s": sys.getswitchinterval(), "gc_frozen": gc.get_freeze_count()}}
