@@ -8,7 +8,6 @@ import pytest
 
 from controller.control import ControlClient, ControlServer
 from controller.daemon.loop import DaemonFatal, Stop
-from controller.rig import NotifyListener
 from controller.sdnotify import Notifier
 from drivers import events as ev
 from firmware_bridge.enums import DeviceKind
@@ -17,13 +16,6 @@ from firmware_bridge.messages import Hello
 from loop_rig import LoopRig
 
 WAIT = 20.0  # a guard against hanging, not a measure of speed
-
-
-@pytest.fixture
-def notify(tmp_path):
-    listener = NotifyListener(str(tmp_path / "notify.sock"))
-    yield listener
-    listener.close()
 
 
 def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_path):

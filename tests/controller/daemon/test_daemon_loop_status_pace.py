@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 
 from controller.daemon.loop import STATUS_EVERY_S
-from controller.rig import NotifyListener
 from controller.sdnotify import Notifier
 from controller.table import button_map
 from drivers import events as ev
@@ -19,13 +17,6 @@ from firmware_bridge.messages import Hello
 from loop_rig import LoopRig
 
 WAIT = 20.0  # a guard against hanging, not a measure of speed
-
-
-@pytest.fixture
-def notify(tmp_path):
-    listener = NotifyListener(str(tmp_path / "notify.sock"))
-    yield listener
-    listener.close()
 
 
 def test_status_lines_between_two_sends_collapse_into_the_newest(tmp_path, notify):
