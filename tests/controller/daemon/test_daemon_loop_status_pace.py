@@ -1,12 +1,11 @@
 """STATUS= from the running loop: a line that changes again within STATUS_EVERY_S of the last
 one sent waits (the loop wakes for it) and only the newest line goes out; READY=1 never
-waits; `tablectl status` shows the line as it is now. The loop runs its real run() on its
-own thread, on a clock the test moves (so nothing here depends on how fast the machine is),
-with a real notify datagram socket."""
+waits; `tablectl status` shows the line as it is now. The loop runs its real run() on the test's
+thread (it owns the journal) while a dealer thread posts to it, on a clock the test moves (so
+nothing here depends on how fast the machine is), with a real notify datagram socket."""
 from __future__ import annotations
 
 import threading
-
 
 from controller.daemon.loop import STATUS_EVERY_S
 from controller.sdnotify import Notifier
