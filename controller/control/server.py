@@ -156,8 +156,13 @@ class ControlServer:
         """Drain the outbox on the calling thread (sends never block; a rest a client cannot
         take yet stays in its buffer and the selector watches for room, as on the server thread)."""
         with self._lock:
-            if self._running:
+            if not self._running:
+                return
+            try:
                 self._drain_outbox()
+            except Exception:  # e.g. an answer that is not JSON: the caller (the loop) goes on
+                log.exception("delivery_failed")
+                self._wake()  # whatever is left goes out from the server thread
 
     def _post(self, item) -> None:
         self._outbox.append(item)
@@ -292,7 +297,12 @@ class ControlServer:
             return
         client = self._clients.get(pending[0])
         reply = {"id": pending[1], **{k: v for k, v in body.items() if k != "id"}}
-        if client is not None and self._queue(client, encode(reply), flush=False):
+        try:
+            data = encode(reply)
+        except (TypeError, ValueError) as error:  # a bug in the answer: the client still gets one
+            log.error("answer_not_json", error=str(error), token=token)
+            data = encode({"id": pending[1], "ok": False, "error": f"the daemon's answer could not be sent: {error}"})
+        if client is not None and self._queue(client, data, flush=False):
             dirty.add(client)
 
     def _queue(self, client: _Client, data: bytes, flush: bool = True) -> bool:

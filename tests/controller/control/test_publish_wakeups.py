@@ -114,3 +114,28 @@ def test_an_answer_given_inside_gathered_reaches_its_client_at_the_end(sock_path
     finally:
         client.close()
         server.stop()
+
+
+def test_an_answer_that_is_not_json_still_answers_and_the_rest_goes_out(sock_path):
+    """A bug in an answer given inside gathered() does not reach the loop: the client gets an
+    error naming it, and the events after it still go out."""
+    requests: queue.SimpleQueue = queue.SimpleQueue()
+    server = ControlServer(sock_path, requests.put).start()
+    asker, watcher = ControlClient(sock_path, timeout=30), ControlClient(sock_path, timeout=30)
+    watcher.subscribe()
+    answer = {}
+    asking = threading.Thread(target=lambda: answer.update(asker.request("status")))
+    asking.start()
+    try:
+        request = requests.get(timeout=WAIT)
+        with server.gathered():
+            request.reply(state=object())  # not JSON: found when delivered
+            server.publish({"event": "after"})
+        asking.join(WAIT)
+        assert answer["ok"] is False and "answer could not be sent" in answer["error"]
+        assert "not JSON serializable" in answer["error"]
+        assert next(watcher.events()) == {"event": "after"}
+    finally:
+        asker.close()
+        watcher.close()
+        server.stop()
