@@ -11,29 +11,14 @@ from __future__ import annotations
 import argparse
 import random
 import time
-import tracemalloc
 
+from cold_timing import best_cold
 from games.cards import DeckKind
 from games.fubacc.game import GAME, odds
 from games.fubacc.strategy import optimal_strategy
 from games.replay import run_round
 
 SPOTS = (1, 2, 3, 4, 5, 6, 7)
-
-
-def time_odds(repeat: int) -> tuple[float, int]:
-    best = float("inf")
-    for _ in range(repeat):
-        optimal_strategy.cache_clear()
-        start = time.perf_counter()
-        odds(1)
-        best = min(best, time.perf_counter() - start)
-    optimal_strategy.cache_clear()
-    tracemalloc.start()
-    odds(1)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return best, peak
 
 
 def time_rounds(rounds: int, seed: int = 7) -> float:
@@ -55,7 +40,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=2000)
     args = parser.parse_args()
-    seconds, peak = time_odds(args.repeat)
+    seconds, peak = best_cold(lambda: odds(1), optimal_strategy.cache_clear, args.repeat)
     print(f"odds(1) cold: best of {args.repeat}: {seconds:.3f} s; peak traced memory {peak / 1e6:.1f} MB")
     print(f"7-spot rounds: {time_rounds(args.rounds):.0f} rounds/s ({args.rounds} rounds)")
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import random
 import time
-import tracemalloc
 
+from cold_timing import best_cold
 from games.cards import DeckKind
 from games.paigow.bonus_count import count_flags
 from games.paigow.game import GAME, odds
@@ -23,21 +23,6 @@ from games.paigow.house_way import house_way
 from games.replay import run_round
 
 DECK = DeckKind.PAIGOW53.cards
-
-
-def time_count(repeat: int) -> tuple[float, int]:
-    best = float("inf")
-    for _ in range(repeat):
-        count_flags.cache_clear()
-        start = time.perf_counter()
-        odds(1)
-        best = min(best, time.perf_counter() - start)
-    count_flags.cache_clear()
-    tracemalloc.start()
-    odds(1)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return best, peak
 
 
 def time_house_way(hands: int, seed: int) -> list[float]:
@@ -72,7 +57,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2016)
     args = parser.parse_args()
 
-    seconds, peak = time_count(args.repeat)
+    seconds, peak = best_cold(lambda: odds(1), count_flags.cache_clear, args.repeat)
     print(f"fortune bonus exact count (odds(1), cold): best of {args.repeat}: {seconds:.2f} s"
           f"  (goal <= 30 s), peak Python memory {peak / 1024:.0f} KiB")
     times = time_house_way(args.hands, args.seed)
