@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from abc import ABC, abstractmethod
 from typing import Callable
 
 from drivers import events as ev
@@ -38,7 +39,7 @@ Post = Callable[[ev.DeviceEvent], None]
 HOST_SERIAL = "tablectl"
 
 
-class DeviceDriver:
+class DeviceDriver(ABC):
     KIND: DeviceKind  # set by each subclass
 
     def __init__(
@@ -99,9 +100,9 @@ class DeviceDriver:
         self._send(StatusQuery())
 
     # ------------------------------------------------------------------ for subclasses
+    @abstractmethod
     def _on_message(self, msg: Message, now: float) -> None:
         """Turn a delivered message into events (call self._emit); runs under the lock."""
-        raise NotImplementedError
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         """A session is up (first, restored, or after a reboot). Default: ask for status."""
