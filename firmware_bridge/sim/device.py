@@ -91,7 +91,8 @@ class VirtualDevice:
         return None
 
     def on_device_timer(self, now: float) -> None:
-        pass
+        """A device whose next_device_timer() says when runs its timed work here (the shoe's
+        auto-deal); devices without timers never get this call."""
 
     def device_fault(self, kind: str, command: dict, now: float) -> dict:
         raise CommandError(f"fault: unknown kind {kind!r}")

@@ -69,8 +69,9 @@ def test_exclusive_open_refuses_a_second_opener(pty_device):
 
 
 def test_non_exclusive_open_can_share(pty_device):
-    with SerialTransport(pty_device.link, exclusive=False), SerialTransport(pty_device.link, exclusive=False):
-        pass
+    with SerialTransport(pty_device.link, exclusive=False) as first, \
+            SerialTransport(pty_device.link, exclusive=False) as second:
+        assert first.is_open and second.is_open
 
 
 def test_missing_path_is_device_not_found(tmp_path):
