@@ -5,7 +5,8 @@ demo acting as dealer, players and supervisor (controller/demo, controller/rig).
 
 Without --rounds: a live terminal view of hands, lamps and results, round after round until
 Ctrl-C (exit 0; every process the demo started is stopped). It needs a terminal: with stdout
-not a terminal and no --rounds it exits 2 saying so.
+not a terminal (a pipe, a script, CI) and no --rounds it plays PIPED_ROUNDS rounds headless
+instead, saying so on stderr.
 With --rounds N: headless, as fast as the rig goes; one JSON object per round on stdout and
 nothing else there (progress on stderr); exit 0 (1: the rig failed, 130: interrupted).
 """
@@ -13,10 +14,13 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import replace
 
 from controller.cli.common import Parser, UsageError, check_game, run_command
 from controller.demo.session import DemoOptions, run_headless, run_live, say
 from games.registry import get_game
+
+PIPED_ROUNDS = 10  # what `tablectl demo` plays when nobody is watching a terminal
 
 MAX_PACE = 10.0  # slower than this and the daemon's card timer (30 s) would call a card missing
 
@@ -69,7 +73,9 @@ def _main(argv) -> int:
     if options.rounds is not None:
         return run_headless(options, sys.stdout)
     if not sys.stdout.isatty():
-        raise UsageError("stdout is not a terminal: the live view needs one; give --rounds N for JSON lines")
+        say(f"stdout is not a terminal, so no live view: {PIPED_ROUNDS} rounds as JSON lines "
+            f"(--rounds N for more; seed {options.seed})")
+        return run_headless(replace(options, rounds=PIPED_ROUNDS), sys.stdout)
     say(f"seed {options.seed} (--seed {options.seed} plays the same rounds again)")
     return run_live(options, sys.stdout)
 

@@ -1,5 +1,9 @@
 """`tablectl demo`'s command line: bad options exit 2 naming the bad value, before anything is
-started; without --rounds and without a terminal it says so and exits 2."""
+started; without --rounds and without a terminal it says so and plays a few rounds headless."""
+import json
+import subprocess
+import sys
+
 import pytest
 
 from controller.cli import demo
@@ -26,10 +30,15 @@ def test_bad_options_exit_2_naming_the_value(capsys, argv, message):
     assert captured.err == f"tablectl demo: {message}\n"
 
 
-def test_the_live_view_needs_a_terminal(capsys):
-    assert demo.main(["--game", "fubacc"]) == 2  # pytest's stdout is not a terminal
-    err = capsys.readouterr().err
-    assert "stdout is not a terminal" in err and "--rounds N" in err
+def test_without_a_terminal_the_demo_plays_a_few_rounds_headless():
+    """The README's main-job command run from a script or CI: stdout is a pipe."""
+    done = subprocess.run([sys.executable, "-m", "controller", "demo", "--seed", "3"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "stdout is not a terminal" in done.stderr and "--rounds N" in done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["round"] for line in lines] == list(range(1, demo.PIPED_ROUNDS + 1))
+    assert all(line["game"] == "fortune6" and (line["winner"] or line["void"]) for line in lines)
 
 
 def test_options_and_their_defaults():
