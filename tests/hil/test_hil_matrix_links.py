@@ -51,9 +51,11 @@ def resumes_and_completes(rig, mark, number, via, counter):
 def test_unplugged_and_plugged_back_with_no_card_missed_resumes(table, game):
     rig, before = table, table.records()
     number, counter, mark = mid_round(rig)
-    unplugged(rig, mark, number)
+    held = unplugged(rig, mark, number)
+    assert (held["round"], held["kind"]) == (number, "device_lost")
     rig.fault("replug")
-    resumes_and_completes(rig, mark, number, "the shoe's link came back", counter)
+    end = resumes_and_completes(rig, mark, number, "the shoe's link came back", counter)
+    assert end["round"] == number and not rig.events.find("void", after=mark, round=number)
     next_round_is_clean(rig, before)
 
 

@@ -7,6 +7,8 @@ simulator over a pty.
 """
 from __future__ import annotations
 
+import threading
+
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import EventLoop
 from controller.journal import Journal, iter_records, open_readonly
@@ -76,6 +78,17 @@ class LoopRig:
 
     def events(self, name: str) -> list[dict]:
         return [e for e in self.published if e.get("event") == name]
+
+    def run_with(self, dealer, wait: float = 20.0) -> str:
+        """Run the loop's real run() on this thread (it owns the journal) while `dealer` posts
+        to it from another; `dealer` must end by stopping the loop. Returns the stop reason."""
+        thread = threading.Thread(target=dealer)
+        thread.start()
+        try:
+            return self.loop.run()
+        finally:
+            thread.join(wait)
+            self.close()
 
     def close(self):
         self.journal.close()

@@ -31,14 +31,10 @@ def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_
             replies["status"] = client.request("status")
         rig.loop.post(Stop("test over"))
 
-    thread = threading.Thread(target=dealer)
-    thread.start()
     try:
-        assert rig.loop.run() == "test over"
+        assert rig.run_with(dealer, WAIT) == "test over"
     finally:
-        thread.join(WAIT)
         server.stop()
-        rig.close()
     assert replies["place_bets"]["ok"] is False and "new_shoe" in replies["place_bets"]["error"]
     assert replies["new_shoe"] == {"id": 2, "ok": True, "message": replies["new_shoe"]["message"], "shoe": 1}
     status = replies["status"]

@@ -46,13 +46,7 @@ def test_status_lines_between_two_sends_collapse_into_the_newest(tmp_path, notif
             rig.loop.request_stop("test over")
 
     rig.loop.publish = publish
-    thread = threading.Thread(target=dealer)
-    thread.start()
-    try:
-        assert rig.loop.run() == "test over"
-    finally:
-        thread.join(WAIT)
-        rig.close()
+    assert rig.run_with(dealer, WAIT) == "test over"
     assert seen["ready"].endswith("no shoe · no round yet · shoe ok · panel ok · lights ok")
     assert seen["info"] == "fortune6 · shoe 1 · round 1 bets closed · shoe ok · panel ok · lights ok"
     assert seen["after"] == ["STATUS=fortune6 · shoe 1 · round 1 bets closed · shoe ok · panel ok · lights ok"]
