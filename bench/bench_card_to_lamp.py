@@ -26,7 +26,7 @@ import time
 
 from daemon_mirror import Dealer, mirror_table, shoe_cards
 
-from controller.rig import Rig
+from simulation.rig import Rig
 
 DURABLE, PLAIN = "decides a result (durable fsync)", "changes lamps, no durable record"
 

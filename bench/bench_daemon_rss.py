@@ -21,7 +21,7 @@ import time
 
 from daemon_mirror import Dealer, mirror_table, shoe_cards
 
-from controller.rig import Rig
+from simulation.rig import Rig
 
 
 def rss_kib(pid: int) -> int:

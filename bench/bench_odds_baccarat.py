@@ -4,7 +4,7 @@
 
 Reports the median (and min/max) of:
   in-process  games.baccarat.<game>.odds(decks) with the counting memo cleared each run
-  cli         a fresh `python3 -m controller odds GAME --json` process, wall time
+  cli         a fresh `python3 -m cli odds GAME --json` process, wall time
   tablectl    the installed `tablectl odds GAME --json` console script (if on PATH), wall time
 """
 from __future__ import annotations
@@ -56,7 +56,7 @@ def main() -> int:
         decks = 8
         print(f"{game} ({decks} decks)")
         print(_line("in-process", [_in_process(game, decks) for _ in range(args.runs)]))
-        print(_line("cli", [_wall([sys.executable, "-m", "controller", "odds", game, "--json"])
+        print(_line("cli", [_wall([sys.executable, "-m", "cli", "odds", game, "--json"])
                             for _ in range(args.runs)]))
         if script:
             print(_line("tablectl", [_wall([script, "odds", game, "--json"]) for _ in range(args.runs)]))

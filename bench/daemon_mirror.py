@@ -6,7 +6,7 @@ and how many cards each round takes.
     steps = dealer_steps(mirror_table(config), shoes=[cards], rounds=10)
     for step in steps: ...    # Step("press", "place_bets") / Step("card", card=Card) / ...
 
-The benchmark carries each step out on a controller.rig.Rig (the real daemon process).
+The benchmark carries each step out on a simulation.rig.Rig (the real daemon process).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from controller.config import load_config  # noqa: E402
 from controller.config.table_settings import table_settings  # noqa: E402
-from controller.rig.dealer import plain_decision  # noqa: E402
+from simulation.rig.dealer import plain_decision  # noqa: E402
 from controller.table import Journal, Lamps, Publish, Reply, Table  # noqa: E402
 from controller.table import inputs as i  # noqa: E402
 from firmware_bridge.sim.shoe import shuffled_shoe  # noqa: E402

@@ -1,11 +1,12 @@
-"""The layers import downward only: games <- firmware_bridge <- drivers <- controller."""
+"""The layers import downward only:
+games <- firmware_bridge <- drivers <- controller <- services <- simulation <- cli <- docgen."""
 import ast
 import pathlib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-ORDER = ["games", "firmware_bridge", "drivers", "controller"]
+ORDER = ["games", "firmware_bridge", "drivers", "controller", "services", "simulation", "cli", "docgen"]
 
 
 def _imports(path: pathlib.Path):

@@ -59,6 +59,17 @@ class ControlClient:
                 return
             yield message
 
+    def next_event(self, timeout: float | None) -> dict | None:
+        """The next event of the stream (subscribe first), None once the daemon closes it;
+        TimeoutError when none comes within `timeout` seconds (0: only what is already here)."""
+        if self._events:
+            return self._events.pop(0)
+        self._sock.settimeout(timeout)
+        try:
+            return self._read_line(timeouts_raise=True)
+        except BlockingIOError:
+            raise TimeoutError from None
+
     def close(self) -> None:
         self._sock.close()
 
@@ -76,11 +87,13 @@ class ControlClient:
         except OSError as error:
             raise ControlError(f"cannot send to {self.path}: {error}") from None
 
-    def _read_line(self) -> dict | None:
+    def _read_line(self, timeouts_raise: bool = False) -> dict | None:
         while (end := self._buf.find(b"\n")) < 0:
             try:
                 data = self._sock.recv(65536)
             except TimeoutError:
+                if timeouts_raise:
+                    raise
                 raise ControlError(f"no answer from the daemon on {self.path} within {self.timeout:g} s") from None
             except ConnectionResetError:
                 data = b""

@@ -9,12 +9,12 @@ from sim_host import ROOT
 
 
 def _tablectl(*args):
-    return subprocess.run([sys.executable, "-m", "controller", "sim", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "cli", "sim", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
 def test_tablectl_sim_shoe_runs_the_simulator(start_sim, open_host):
-    shoe = start_sim("shoe", "--cards", "Td", module=("controller", "sim", "shoe"))
+    shoe = start_sim("shoe", "--cards", "Td", module=("cli", "sim", "shoe"))
     assert '"device": "shoe"' in shoe.stdout().splitlines()[0]
     host = open_host(shoe.link)
     host.wait_event(Connected)

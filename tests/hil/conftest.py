@@ -1,11 +1,11 @@
 """Hardware-in-the-loop: the real `tablectl run` process against the simulators on real ptys,
-through controller.rig (the rig acts as the dealer). Every process is stopped by its PID at
+through simulation.rig (the rig acts as the dealer). Every process is stopped by its PID at
 teardown and must be gone; a test that leaves one running fails."""
 from __future__ import annotations
 
 import pytest
 
-from controller.rig import Rig
+from simulation.rig import Rig
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from controller.rig import Rig, RigError
-from controller.rig.dealer import plain_decision
+from simulation.rig import Rig, RigError
+from simulation.rig.dealer import plain_decision
 from controller.table import lamp_ids
 from games.registry import GAME_KEYS, get_game
 from games.round import IrregularityKind

@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from controller.rig.processes import ROOT, child_env
+from simulation.rig.processes import ROOT, child_env
 
 pytestmark = pytest.mark.hil
 ROUNDS = 8
 
 
 def tablectl(*args):
-    return subprocess.run([sys.executable, "-c", "import sys; from controller.cli import main; sys.exit(main())", *args],
+    return subprocess.run([sys.executable, "-c", "import sys; from cli import main; sys.exit(main())", *args],
                           cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=60)
 
 
@@ -58,7 +58,7 @@ def test_a_clean_shoe_segment(start_rig):
 def test_tablectl_send_status_and_watch_drive_and_follow_the_daemon(start_rig):
     rig = start_rig("fortune6", seed=8)
     config = str(rig.config_path)
-    watch = subprocess.Popen([sys.executable, "-c", "import sys; from controller.cli import main; sys.exit(main())",
+    watch = subprocess.Popen([sys.executable, "-c", "import sys; from cli import main; sys.exit(main())",
                               "watch", "--config", config, "--json", "--count", "3"],
                              cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -7,7 +7,7 @@ be proven), after a card it never sent (void: missing card); and unplugged betwe
 (unplug/replug and both reboots) are not repeated here."""
 import pytest
 
-from controller.rig import RigError
+from simulation.rig import RigError
 from hil_matrix import (
     beyond_fortune6, complete, deal_some, every_game, expect_held, expect_result_on_the_board, expect_void,
     journaled, next_round_is_clean, via,

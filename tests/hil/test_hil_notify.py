@@ -1,5 +1,5 @@
 """sd_notify against the real daemon (issue #5): a real AF_UNIX datagram socket given as
-NOTIFY_SOCKET (controller.rig.NotifyListener), WATCHDOG_USEC set, systemd itself not involved.
+NOTIFY_SOCKET (simulation.rig.NotifyListener), WATCHDOG_USEC set, systemd itself not involved.
 
 READY=1 comes only once the devices are open (the lamp board's simulator is started late);
 WATCHDOG=1 comes from the loop every half WATCHDOG_USEC; a loop stuck for real (another

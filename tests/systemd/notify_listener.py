@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from controller.rig.notify import NotifyMessage, listening_socket, read_datagram
+from simulation.rig.notify import NotifyMessage, listening_socket, read_datagram
 
 Message = NotifyMessage  # the rig's: text, pid, arrival time, fields
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import install_service
-from controller.cli.install_service import main, unit_text
+from cli import install_service
+from cli.install_service import main, unit_text
 from udev_sandbox import sandbox_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,7 +97,7 @@ def test_dry_run_on_this_machine_only_prints():
     """Against the real /, made read-only in a private mount namespace for the run."""
     script = 'mount --bind /etc /etc && mount -o remount,bind,ro /etc && exec "$@"'
     done = subprocess.run(
-        ["unshare", "-m", "sh", "-c", script, "sh", sys.executable, "-m", "controller", "install-service", "--dry-run", "--exec", EXEC],
+        ["unshare", "-m", "sh", "-c", script, "sh", sys.executable, "-m", "cli", "install-service", "--dry-run", "--exec", EXEC],
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0, done.stderr
@@ -168,7 +168,7 @@ def test_unit_text_replaces_only_the_program():
 
 def test_the_cli_dispatcher_runs_it(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "controller", "install-service", "--dry-run", "--root", str(tmp_path), "--exec", EXEC],
+        [sys.executable, "-m", "cli", "install-service", "--dry-run", "--root", str(tmp_path), "--exec", EXEC],
         capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     assert done.returncode == 0, done.stderr
@@ -178,12 +178,12 @@ def test_the_cli_dispatcher_runs_it(tmp_path):
 def test_default_source_is_the_checkout_else_the_wheels_data_files(monkeypatch, tmp_path):
     from pathlib import Path
 
-    from controller.cli import install_service as module
+    from cli import install_service as module
 
-    checkout = Path(module.__file__).resolve().parents[2]
+    checkout = Path(module.__file__).resolve().parents[1]
     assert module.default_source() == checkout  # tests run from a checkout
     # an installed wheel: the module lives in site-packages, next to no systemd/ directory
-    fake_module = tmp_path / "site-packages" / "controller" / "cli" / "install_service.py"
+    fake_module = tmp_path / "site-packages" / "cli" / "install_service.py"
     monkeypatch.setattr(module, "__file__", str(fake_module))
     monkeypatch.setattr(module.sys, "prefix", str(tmp_path / "venv"))
     assert module.default_source() == tmp_path / "venv" / "share" / "tablectl"

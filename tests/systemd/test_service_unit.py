@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import install_service
+from cli import install_service
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd/tablectl.service"

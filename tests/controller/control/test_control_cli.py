@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from controller.cli import main
-from controller.cli.watch import event_text
+from cli import main
+from cli.watch import event_text
 
 
 SENDABLE = "place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
@@ -83,7 +83,7 @@ def test_no_daemon_is_a_clear_error(capsys, sock_dir):
 
 def test_watch_prints_events_as_they_come(server, sock_path, loop):
     """`tablectl watch` as its own process; events are published once it has subscribed."""
-    watch = subprocess.Popen([sys.executable, "-m", "controller", "watch", "--socket", sock_path, "--count", "3"],
+    watch = subprocess.Popen([sys.executable, "-m", "cli", "watch", "--socket", sock_path, "--count", "3"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _until_subscribers(server, 1)

@@ -2,7 +2,7 @@
 (loop_rig.py says what stands in for what), and a real notify datagram socket."""
 import pytest
 
-from controller.rig import NotifyListener
+from simulation.rig import NotifyListener
 from loop_rig import LoopRig
 
 

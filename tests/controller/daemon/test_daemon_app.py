@@ -5,13 +5,13 @@ import subprocess
 import sys
 
 from controller.journal import Journal
-from controller.rig.processes import ROOT, child_env
+from simulation.rig.processes import ROOT, child_env
 
 WAIT = 30.0
 
 
 def run(config_path, *args, **env):
-    return subprocess.run([sys.executable, "-m", "controller.cli.run", "--config", str(config_path), *args],
+    return subprocess.run([sys.executable, "-m", "cli.run", "--config", str(config_path), *args],
                           cwd=ROOT, env=child_env(**env), capture_output=True, text=True, timeout=WAIT)
 
 

@@ -1,11 +1,11 @@
-"""The real `tablectl run` process (controller.rig: simulators on ptys) runs with its
+"""The real `tablectl run` process (simulation.rig: simulators on ptys) runs with its
 interpreter tuned for the loop: a 0.5 ms GIL switch interval, and what start-up built set
 apart from the garbage collector (gc.freeze: a full collection in the loop would otherwise
 walk every module and class again, ~8 ms here). `tablectl status` shows both."""
 from __future__ import annotations
 
 from controller.daemon.app import SWITCH_INTERVAL_S
-from controller.rig import Rig
+from simulation.rig import Rig
 
 
 def test_the_daemon_runs_with_its_switch_interval_and_startup_frozen():

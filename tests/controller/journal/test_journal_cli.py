@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from controller.cli import main
+from cli import main
 from controller.journal import Journal
 from journal_history import write_history
 
@@ -103,10 +103,10 @@ def test_a_separate_process_reads_while_the_writer_holds_the_journal(journal_pat
     with Journal(journal_path) as writer:
         write_history(writer)
         for argv in (["recall", "--last", "1"], ["journal", "verify"]):
-            done = subprocess.run([sys.executable, "-m", "controller", *argv, "--journal", str(journal_path)],
+            done = subprocess.run([sys.executable, "-m", "cli", *argv, "--journal", str(journal_path)],
                                   capture_output=True, text=True)
             assert done.returncode == 0, done.stderr
         writer.append("void", {"round": 4, "clause": "local ruling L4", "reason": "link lost"}, durable=True)
-        done = subprocess.run([sys.executable, "-m", "controller", "recall", "--json", "--last", "1",
+        done = subprocess.run([sys.executable, "-m", "cli", "recall", "--json", "--last", "1",
                                "--journal", str(journal_path)], capture_output=True, text=True)
         assert json.loads(done.stdout)[0]["status"] == "void"  # the reader saw the latest commit

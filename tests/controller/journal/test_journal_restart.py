@@ -4,7 +4,7 @@ recover() reads the table's shoe events (new_deck, burn_done, an ignored cut car
 
 import pytest
 
-from controller.cli.recall import round_text
+from cli.recall import round_text
 from controller.journal import last_rounds, recover, restart_records
 from controller.table.recovery import TableRecovery
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from transitions import MachineError
 
-from controller.table import diagrams
+from docgen import diagrams
 from controller.table import inputs as i
 from controller.table.effects import Journal, Reply
 from controller.table import machine as m
@@ -54,7 +54,7 @@ def test_a_machine_error_inside_handle_becomes_a_refusal_not_a_crash(monkeypatch
 
 
 def test_the_committed_diagrams_match_the_machines():
-    assert diagrams.stale() == [], "run: python3 -m controller.table.diagrams"
+    assert diagrams.stale() == [], "run: python3 -m docgen.diagrams"
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -2,7 +2,7 @@
 result lamp, and docs/table.md prints exactly this data."""
 import pytest
 
-from controller.table import mapdocs
+from docgen import mapdocs
 from controller.table.buttons import button_list
 from controller.table.effects import Pattern
 from controller.table.lamps import lamp_ids, lamp_list
@@ -53,7 +53,7 @@ def test_a_lamp_picture_is_sent_only_when_it_changes():
 
 @pytest.mark.parametrize("page", mapdocs.PAGES, ids=lambda page: page.name)
 def test_the_pages_print_the_maps(page):
-    assert mapdocs.current(page) == mapdocs.render(), "run: python3 -m controller.table.mapdocs"
+    assert mapdocs.current(page) == mapdocs.render(), "run: python3 -m docgen.mapdocs"
 
 
 def test_the_readme_prints_every_games_irregularity_rules():

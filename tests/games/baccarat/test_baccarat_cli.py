@@ -1,9 +1,9 @@
-"""`tablectl odds` and `tablectl play` for the baccarat games, through controller.cli.main."""
+"""`tablectl odds` and `tablectl play` for the baccarat games, through cli.main."""
 import json
 
 import pytest
 
-from controller.cli import main
+from cli import main
 
 
 def _run(capsys, *argv):

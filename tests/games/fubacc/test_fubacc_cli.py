@@ -1,7 +1,7 @@
-"""`tablectl play fubacc` and `tablectl odds fubacc` through controller.cli.main."""
+"""`tablectl play fubacc` and `tablectl odds fubacc` through cli.main."""
 import json
 
-from controller.cli import main
+from cli import main
 
 
 def run(capsys, *argv):

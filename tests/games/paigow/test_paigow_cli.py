@@ -1,10 +1,10 @@
 """`tablectl paigow house-way`, `tablectl play paigow` and `tablectl odds paigow`, through
-controller.cli.main as the console script runs them."""
+cli.main as the console script runs them."""
 import json
 
 import pytest
 
-from controller.cli import main
+from cli import main
 
 
 def run(capsys, *argv):

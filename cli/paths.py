@@ -1,0 +1,49 @@
+"""For the commands that read the journal or talk to the daemon: where they find the journal
+and the control socket (an explicit path, else the config file given with --config, else the
+installed config if there is one, else defaults), and how their errors are reported."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from cli.common import run_command
+from controller.config.load import ConfigError, load_config
+from controller.config.schema import DEFAULT_CONFIG_PATH, Config
+
+
+def add_location_options(parser: argparse.ArgumentParser, option: str, help_text: str) -> None:
+    """`--journal PATH` or `--socket PATH`, exclusive with `--config FILE`."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(option, metavar="PATH", help=help_text)
+    group.add_argument("--config", metavar="FILE", help=f"take it from this config (default: {DEFAULT_CONFIG_PATH} if present)")
+
+
+def config_for_cli(config_path: str | None) -> Config:
+    """Raises ConfigError for a bad or missing --config file."""
+    if config_path is not None:
+        return load_config(config_path)
+    if os.path.exists(DEFAULT_CONFIG_PATH):
+        return load_config(DEFAULT_CONFIG_PATH)
+    return Config.default()
+
+
+def journal_path(args: argparse.Namespace) -> str:
+    return args.journal or config_for_cli(args.config).journal.path
+
+
+def socket_path(args: argparse.Namespace) -> str:
+    return args.socket or config_for_cli(args.config).control.socket
+
+
+def run_reporting(name: str, body, argv, errors: tuple[type[Exception], ...] = ()) -> int:
+    """`run_command` (usage errors: exit 2), and a bad config or any of `errors` (no journal,
+    no daemon) printed as `tablectl NAME: ...` with exit 1."""
+    def reporting(argv) -> int:
+        try:
+            return body(argv)
+        except (ConfigError, *errors) as error:
+            print(f"tablectl {name}: {error}", file=sys.stderr)
+            return 1
+
+    return run_command(name, reporting, argv)

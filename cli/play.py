@@ -1,0 +1,112 @@
+"""`tablectl play GAME CARD... [--decks N] [--spots 1,3] [--decide 1=play,hit 3=fold] [--json]`
+
+Resolves one round from the cards in the order they left the shoe. A void is a result
+(JSON on stdout, exit 0); bad input exits 2 naming the bad token.
+
+Spots and decisions (Fu Bacc, Pai Gow): `--spots` lists the live seats (default: seat 1).
+`--decide SPOT=D[,D...]` gives a spot's decisions in the order the game asks for them:
+  fubacc   fold | play,hit | play,stay | bonus | no_ante   (see docs/fubacc.md)
+  paigow   house | the low hand as CARD+CARD, e.g. 1=Ks+Qs   (default: house)
+"""
+from __future__ import annotations
+
+from cli.common import (
+    Parser, UsageError, cards_from, game_argument, game_with_decks, print_json, run_command,
+)
+from games.replay import DecisionMissing, play_json
+from games.round import Irregular
+
+
+def _parser() -> Parser:
+    parser = Parser(prog="tablectl play", description="Resolve one round from cards in shoe order.")
+    game_argument(parser)
+    parser.add_argument("cards", nargs="*", metavar="CARD", help="cards in the order they left the shoe")
+    parser.add_argument("--decks", type=int, help="deck count in the shoe (default: the game's own)")
+    parser.add_argument("--spots", help="live spots, comma-separated seat numbers (default 1)")
+    parser.add_argument("--decide", nargs="*", default=[], metavar="SPOT=D[,D]", help="decisions per spot")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    return parser
+
+
+def _seat(token: str, what: str) -> int:
+    try:
+        seat = int(token)
+    except ValueError:
+        raise UsageError(f"bad {what} {token!r}: not a seat number") from None
+    if seat < 1:
+        raise UsageError(f"bad {what} {token!r}: seats are numbered from 1")
+    return seat
+
+
+def parse_spots(text: str | None, game) -> tuple[int, ...]:
+    if not game.uses_spots:
+        if text:
+            raise UsageError(f"--spots {text!r}: {game.key} has no spots")
+        return ()
+    if not text:
+        return (1,)
+    spots = tuple(_seat(t, "spot") for t in text.split(","))
+    if len(set(spots)) != len(spots):
+        raise UsageError(f"--spots {text!r}: a seat is named twice")
+    if max(spots) > game.max_spots:
+        raise UsageError(f"--spots {text!r}: {game.key} has seats 1-{game.max_spots}")
+    return spots
+
+
+def parse_decisions(tokens, spots) -> dict[int, list[str]]:
+    decisions: dict[int, list[str]] = {}
+    for token in tokens:
+        seat_text, sep, choices = token.partition("=")
+        if not sep or not choices:
+            raise UsageError(f"bad decision {token!r}: expected SPOT=DECISION[,DECISION]")
+        seat = _seat(seat_text, "decision spot")
+        if seat not in spots:
+            raise UsageError(f"bad decision {token!r}: spot {seat} is not live (--spots)")
+        decisions.setdefault(seat, []).extend(c.strip() for c in choices.split(","))
+    return decisions
+
+
+def _hand_line(label: str, hand: dict) -> str:
+    return f"{label}: {' '.join(hand['cards'])}  ({hand['total']})"
+
+
+def _bet_lines(bets: dict, indent: str) -> list[str]:
+    return [
+        f"{indent}{key}: {bet['result']}" + (f" {bet['pays']}" if bet["pays"] not in (None, bet["result"]) else "")
+        for key, bet in bets.items()
+    ]
+
+
+def _text(out: dict) -> str:
+    if out["void"]:
+        return f"VOID ({out['clause']}): {out.get('detail', '')}"
+    lines = [f"winner: {out['winner']}"] if out["winner"] else []
+    for name in ("player", "banker", "dealer", "dealer_high", "dealer_low"):
+        if name in out:
+            lines.append(_hand_line(name, out[name]))
+    lines.extend(_bet_lines(out["bets"], "  "))
+    for spot, detail in out.get("spots", {}).items():
+        lines.append(f"spot {spot}:" + (f" {detail['decision']}" if detail.get("decision") else ""))
+        lines.extend(_hand_line(f"  {name}", detail[name]) for name in ("hand", "high", "low") if name in detail)
+        lines.extend(_bet_lines(detail.get("bets", {}), "    "))
+    lines.extend(f"note: {note}" for note in out.get("notes", ()))
+    return "\n".join(lines)
+
+
+def _main(argv) -> int:
+    args = _parser().parse_args(argv)
+    game = game_with_decks(args.game, args.decks)
+    spots = parse_spots(args.spots, game)
+    decisions = parse_decisions(args.decide, spots)
+    try:
+        out = play_json(game, cards_from(args.cards), decks=args.decks, spots=spots, decisions=decisions)
+    except DecisionMissing as missing:
+        raise UsageError(f"{missing} (give --decide {missing.spot}=...)") from None
+    except Irregular as refused:
+        raise UsageError(f"refused: {refused.detail} ({refused.rule.clause})") from None
+    print_json(out) if args.json else print(_text(out))
+    return 0
+
+
+def main(argv) -> int:
+    return run_command("play", _main, argv)

@@ -1,0 +1,89 @@
+"""`tablectl recall [--last N] [--journal PATH | --config FILE] [--json]`
+
+The last N rounds (default 10) from the journal, oldest first: the cards in the order they
+left the shoe with the hand each went to, the result and bets, decisions, irregularities,
+and voids with their clause. Reads the journal read-only; safe while the daemon runs.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from cli.common import Parser, UsageError
+from cli.paths import add_location_options, journal_path, run_reporting
+from controller.journal import DEFAULT_RECALL, JournalError, RoundView, last_rounds
+
+HAND_ORDER = ("player", "banker", "dealer")  # the journal stores keys sorted; show hands as dealt
+STATUS_WORDS = {"settled": "settled", "void": "VOID", "decided": "decided, not yet settled", "open": "in progress"}
+
+
+def _parser() -> Parser:
+    parser = Parser(prog="tablectl recall", description="Show the last rounds from the journal.")
+    parser.add_argument("--last", type=int, default=DEFAULT_RECALL, metavar="N", help=f"how many rounds (default {DEFAULT_RECALL})")
+    add_location_options(parser, "--journal", "the journal file")
+    parser.add_argument("--json", action="store_true", help="one JSON array of rounds")
+    return parser
+
+
+def _card_text(card) -> str:
+    """`As (player)`; a card that was not dealt to a hand says why: `Kd (extra)`."""
+    dealt = card.status in (None, "dealt")
+    notes = [card.hand or "?"] if dealt else [card.status]
+    notes += ["keyed in"] if card.keyed_in else ["again"] if card.reconstructed else []
+    notes += ["misread"] if card.card is None and card.status != "misread" else []
+    return f"{card.card or '??'} ({', '.join(notes)})"
+
+
+def _result_lines(result: dict) -> list[str]:
+    lines = [f"  winner   {result.get('winner')}"] if "winner" in result else []
+    hands = result.get("hands") or {}
+    for name in sorted(hands, key=lambda n: (HAND_ORDER.index(n) if n in HAND_ORDER else len(HAND_ORDER), n)):
+        hand = hands[name]
+        lines.append(f"  {name:<8} {' '.join(hand.get('cards', []))} ({hand.get('total')})")
+    bets = [f"{key} {bet.get('result')}" + (f" {bet['pays']}" if bet.get("pays") else "")
+            for key, bet in (result.get("bets") or {}).items()]
+    if bets:
+        lines.append("  bets     " + " · ".join(bets))
+    for spot, detail in (result.get("spots") or {}).items():
+        lines.append(f"  spot {spot}   {json.dumps(detail, separators=(',', ':'))}")
+    return lines
+
+
+def round_text(view: RoundView) -> str:
+    opened = (view.opened_at or "")[:19] + ("Z" if view.opened_at else "")
+    head = [f"round {view.round}", view.game or "?", f"{view.decks} decks" if view.decks else "",
+            f"shoe {view.shoe}" if view.shoe else "", f"spots {','.join(map(str, view.spots))}" if view.spots else "",
+            opened, STATUS_WORDS[view.status]]
+    lines = ["  ".join(part for part in head if part)]
+    lines.append("  cards    " + ("  ".join(_card_text(c) for c in view.cards) or "none"))
+    if view.decisions:
+        lines.append("  decided  " + ", ".join(f"spot {d.get('spot')} {d.get('decision')}" for d in view.decisions))
+    for irregular in view.irregularities:
+        lines.append(f"  irregularity  {irregular.get('kind')} ({irregular.get('clause')}, "
+                     f"{irregular.get('consequence')}): {irregular.get('detail', '')}")
+    if view.result is not None:
+        lines += _result_lines(view.result)
+    if view.void is not None:
+        lines.append(f"  VOID     {view.void.get('clause')}: {view.void.get('reason', '')}")
+    return "\n".join(lines)
+
+
+def _main(argv) -> int:
+    args = _parser().parse_args(argv)
+    if args.last < 1:
+        raise UsageError(f"--last {args.last}: must be at least 1")
+    rounds = last_rounds(journal_path(args), args.last)
+    if args.json:
+        json.dump([view.to_json() for view in rounds], sys.stdout, ensure_ascii=False, separators=(",", ":"))
+        sys.stdout.write("\n")
+    elif not rounds:
+        print("no rounds in the journal yet")
+    else:
+        print("\n".join(round_text(view) for view in rounds))
+    return 0
+
+
+def main(argv) -> int:
+    return run_reporting("recall", _main, argv, (JournalError,))
+
+

@@ -1,0 +1,45 @@
+"""`tablectl status [--socket PATH | --config FILE] [--json]`: the daemon's current state."""
+from __future__ import annotations
+
+import json
+import sys
+
+from cli.common import Parser
+from cli.paths import add_location_options, run_reporting, socket_path
+from controller.control import ControlClient, ControlError
+
+
+def _parser() -> Parser:
+    parser = Parser(prog="tablectl status", description="Ask the daemon for its current state.")
+    add_location_options(parser, "--socket", "the daemon's control socket")
+    parser.add_argument("--json", action="store_true", help="the reply as one JSON object")
+    return parser
+
+
+def field_lines(reply: dict) -> list[str]:
+    """A reply's fields (without id/ok) as `key: value` lines; nested values as compact JSON."""
+    return [f"{key}: {value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
+            for key, value in reply.items() if key not in ("id", "ok")]
+
+
+def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
+    """Send one request; print the reply; 0 if ok, 1 if refused (ControlError if unreachable)."""
+    with ControlClient(path) as client:
+        reply = client.request(cmd, **fields)
+    if as_json:
+        print(json.dumps(reply, ensure_ascii=False, separators=(",", ":")))
+    elif reply.get("ok"):
+        print("\n".join(field_lines(reply)) or "ok")
+    if not reply.get("ok"):
+        print(f"tablectl {name}: {reply.get('error')}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _main(argv) -> int:
+    args = _parser().parse_args(argv)
+    return ask("status", socket_path(args), "status", {}, args.json)
+
+
+def main(argv) -> int:
+    return run_reporting("status", _main, argv, (ControlError,))

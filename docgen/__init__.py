@@ -1,0 +1,1 @@
+"""Generators of the reference pages in docs/ from the code (each has --check for the tests)."""

@@ -1,0 +1,100 @@
+"""DemoTable: plays demo rounds on a started rig, the rig as the dealer and the demo as the
+players and the supervisor. One call to play() is one round, returned as its JSON line."""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from simulation.demo.choices import Choices
+from simulation.demo.faults import Supervisor, initial_deal_size, strike
+from simulation.demo.optimal_fubacc import OptimalFuBacc
+from simulation.demo.player_dealer import PlayerDealerOffers
+from simulation.demo.report import round_line
+from simulation.rig import Rig, RigError
+from simulation.rig.dealer import CARD_STATES, plain_decision
+from games.registry import get_game
+
+Step = Callable[[], None]  # the live view's redraw-and-wait, after each thing the table does
+
+
+class DemoTable:
+    def __init__(self, rig: Rig, choices: Choices, on_step: Step | None = None) -> None:
+        self.rig, self.choices = rig, choices
+        self.game = get_game(rig.game)
+        self.on_step = on_step
+        self.log: list[str] = []  # what the demo did (faults, supervisor, offers), for the live view
+        self.supervisor = Supervisor(rig, choices)
+        self.offers = PlayerDealerOffers(rig, choices, self.log)
+        self.fubacc = OptimalFuBacc(rig.decks) if rig.game == "fubacc" else None
+
+    def play(self) -> dict:
+        """One round, from the offer of the player-dealer position (Fortune 7) and the live
+        spots to the result (confirmed) or the void; its JSON line."""
+        rig = self.rig
+        if self.fubacc is not None:
+            self.fubacc.new_round()
+        self.offers.before_round()
+        spots = self.choices.live_spots()
+        mark = rig.events.mark()
+        number = rig.open_round(spots)
+        opened = rig.events.wait_for("round_opened", after=mark, round=number)
+        plan = self.choices.fault(initial_deal_size(self.game, rig.decks, spots))
+        fault = self._strike(plan, number, mark) if plan is not None else None
+        actions: list[dict] = []
+        end = self._to_the_end(number, mark, fault, actions)
+        if end["event"] == "result":
+            self.offers.hand_settled()
+        board = rig.wait_lamps()
+        return round_line(rig.game, opened, end, rig.events.since(mark), board, fault, actions)
+
+    # ------------------------------------------------------------ the round
+    def _strike(self, plan, number: int, mark: int) -> dict | None:
+        """Deal up to the fault's card and inject it; None when the round needs no card there."""
+        for _ in range(plan.before_card):
+            if self.rig.status()["state"] not in CARD_STATES:
+                break
+            self.rig.draw(1)
+        if self.rig.status()["state"] not in CARD_STATES:
+            return None
+        self.log.append(f"round {number}: fault injected: {plan.kind} before card {plan.before_card + 1}")
+        fault = strike(self.rig, plan, number, mark)
+        self._step()
+        return fault
+
+    def _to_the_end(self, number: int, mark: int, fault: dict | None, actions: list[dict]) -> dict:
+        rig = self.rig
+        while True:
+            status = rig.status()
+            state = status["state"]
+            if state == "held":
+                action = self.supervisor.resolve(status["held"], fault)
+                actions.append(action)
+                self.log.append(f"round {number}: supervisor: {action['action']} ({action['hold']}, "
+                                f"{action['clause']}): {action['message']}")
+                self._step()
+            elif state == "settled":  # confirmed already (by whoever pressed it)
+                return rig.events.wait_for("result", after=mark, round=number)
+            elif state == "void":
+                return rig.events.wait_for("void", after=mark, round=number)
+            elif state == "result":  # a resolved hold dealt the round's last card
+                answer = rig.press("confirm")
+                if not answer.get("ok"):
+                    raise RigError(f"confirm refused: {answer.get('message')}")
+                return rig.events.wait_for("result", after=mark, round=number)
+            else:
+                end = rig.finish_round(self._decide)
+                if end["event"] != "held":
+                    return end
+
+    def _decide(self, spot: int, options: Sequence[str]) -> str | None:
+        """Fu Bacc: the optimal strategy for the spot's two cards against the up card, as the
+        daemon dealt them; Pai Gow: the House Way; otherwise the rig's plain decision."""
+        if self.fubacc is not None:
+            choice = self.fubacc.decide(spot, options, self.rig.status()["hands"])
+        else:
+            choice = plain_decision(spot, list(options))
+        self._step()
+        return choice
+
+    def _step(self) -> None:
+        if self.on_step is not None:
+            self.on_step()

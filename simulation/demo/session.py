@@ -1,0 +1,129 @@
+"""A demo session: the rig (simulators + a real daemon) started and always stopped, and the two
+ways to run it: headless JSON lines (`--rounds N`) and the live terminal view."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TextIO
+
+from simulation.demo.choices import Choices
+from simulation.demo.paced_rig import PacedRig
+from simulation.demo.rounds import DemoTable
+from simulation.demo.stopping import Interrupted, deferred, shielded, stoppable
+from simulation.demo.view import ViewState, event_line, render
+from simulation.rig import RigError
+from games.registry import get_game
+
+INTERRUPTED = 130  # headless runs stopped before their N rounds (the shell's code for SIGINT)
+RESULT_PAUSE = 2  # the live view shows a round's end this many paces before the next opens
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    game: str = "fortune6"
+    rounds: int | None = None  # None: the live view until Ctrl-C
+    seed: int = 1
+    decks: int | None = None  # None: the game's default
+    pace: float = 1.0  # seconds per card or step in the live view
+    faults: float = 0.0  # the chance per round of a shoe fault
+    keep: bool = False  # leave the rig's directory (config, journal, logs) behind
+
+
+def say(text: str) -> None:
+    print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def running_rig(options: DemoOptions):
+    rig = PacedRig(options.game, seed=options.seed, decks=options.decks, keep=options.keep)
+    try:
+        with deferred():  # said even when Ctrl-C came meanwhile: what was started, and stopped
+            rig.start()
+            sims = ", ".join(f"{kind} {sim.pid}" for kind, sim in rig.sims.items())
+            say(f"{options.game}, seed {options.seed}: daemon pid {rig.daemon.pid} ready; simulators {sims}; in {rig.dir}")
+        yield rig
+    finally:
+        with shielded():
+            rig.stop()
+        if options.keep:
+            say(f"kept {rig.dir} (config, journal.sqlite, logs)")
+
+
+def run_headless(options: DemoOptions, out: TextIO) -> int:
+    """`options.rounds` rounds, one JSON line each on `out`; 0, or 130 when interrupted."""
+    played = 0
+    with stoppable():
+        try:
+            with running_rig(options) as rig:
+                table = DemoTable(rig, Choices(options.seed, get_game(options.game), options.faults))
+                for _ in range(options.rounds):
+                    out.write(json.dumps(table.play(), separators=(",", ":")) + "\n")
+                    out.flush()
+                    table.log.clear()  # the live view's lines: the JSON line already says it all
+                    played += 1
+        except Interrupted:
+            say(f"interrupted after {played} of {options.rounds} rounds")
+            return INTERRUPTED
+        except RigError as error:
+            say(f"stopped after {played} rounds: {error}")
+            return 1
+    return 0
+
+
+class Screen:
+    """Redraws the whole view in place (ANSI: home, clear to end), lines cut to the width."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+
+    def draw(self, text: str) -> None:
+        width = shutil.get_terminal_size((100, 40)).columns - 1
+        self.out.write("\x1b[H\x1b[J" + "\n".join(line[:width] for line in text.splitlines()) + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.write("\x1b[?25h")  # the cursor back
+        self.out.flush()
+
+
+def run_live(options: DemoOptions, out: TextIO) -> int:
+    """Rounds at a human pace with the live view on `out`, until Ctrl-C (exit 0)."""
+    game = get_game(options.game)
+    view = ViewState(options.game, options.decks or game.default_decks, options.seed, options.faults)
+    screen = Screen(out)
+    with stoppable():
+        try:
+            with running_rig(options) as rig:
+                table = DemoTable(rig, Choices(options.seed, game, options.faults))
+                cursor = rig.events.mark()
+
+                def step() -> None:
+                    nonlocal cursor
+                    view.status, view.lamps = rig.status(), rig.lamps()
+                    new = rig.events.since(cursor)
+                    cursor += len(new)
+                    for text in table.log + [event_line(e) for e in new]:  # the demo's acts, then the daemon's
+                        if text:
+                            view.note(text)
+                    table.log.clear()
+                    screen.draw(render(view))
+                    time.sleep(options.pace)
+
+                rig.on_card = table.on_step = step
+                while True:
+                    view.round_ended(table.play())
+                    for _ in range(RESULT_PAUSE):
+                        step()
+        except Interrupted:
+            say(f"stopped after {view.rounds} rounds")
+            return 0
+        except RigError as error:
+            say(f"stopped after {view.rounds} rounds: {error}")
+            return 1
+        finally:
+            screen.close()

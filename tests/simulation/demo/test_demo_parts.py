@@ -1,0 +1,150 @@
+"""The demo's pure parts, without a rig: the optimal Fu Bacc decider against the strategy
+table, the seeded choices, the initial deal sizes that place faults, the JSON line pieces and
+the live view's rendering of captured state."""
+import pytest
+
+from simulation.demo.choices import FAULT_KINDS, Choices
+from simulation.demo.faults import initial_deal_size
+from simulation.demo.optimal_fubacc import OptimalFuBacc, optimal_action
+from simulation.demo.report import lamps_lit, shoe_order
+from simulation.demo.view import ViewState, event_line, history_token, lamp_groups, render
+from games.fubacc.strategy import optimal_strategy
+from games.registry import get_game
+
+CARD_OF_POINT = {0: "Kd", 1: "Ad", **{p: f"{p}d" for p in range(2, 10)}}
+
+
+def test_optimal_action_is_the_strategy_table_for_every_situation():
+    for choice in optimal_strategy(1):
+        low, high = choice.situation.hand
+        hand = [CARD_OF_POINT[high], CARD_OF_POINT[low].replace("d", "c")]  # high first: order is irrelevant
+        assert optimal_action(hand, CARD_OF_POINT[choice.situation.up].replace("d", "h")) == choice.action
+
+
+def test_the_decider_splits_play_hit_into_the_two_panel_decisions():
+    decider = OptimalFuBacc()
+    hands = {"spot2": ["4c", "Ah", "9s"], "dealer": ["7d", "2c", "Kh"]}  # a 5 against an up 7
+    action = optimal_action(hands["spot2"], "7d")
+    first, _, then = action.partition(",")
+    assert decider.decide(2, ["fold", "play", "no_ante"], hands) == first
+    if then:
+        assert decider.decide(2, ["hit", "stay"], hands) == then
+
+
+def test_the_decider_takes_the_bonus_where_it_is_best_and_refuses_an_impossible_option():
+    decider = OptimalFuBacc()
+    hands = {"spot1": ["Kc", "Qh", "2s"], "dealer": ["9d", "2c", "Kh"]}  # two monkeys against an up 9
+    assert decider.decide(1, ["fold", "play", "bonus", "no_ante"], hands) == "bonus"
+    with pytest.raises(ValueError, match="spot 1: the optimal 'bonus' is not among the options"):
+        decider.decide(1, ["fold", "play", "no_ante"], hands)
+
+
+@pytest.mark.parametrize("game, spots, size", [
+    ("fortune6", None, 4), ("fafa4", None, 4), ("fortune7", None, 4),
+    ("fubacc", [1, 3], 9), ("fubacc", [1, 2, 3, 4, 5, 6, 7], 24), ("paigow", [2], 14), ("paigow", [1, 4, 6], 28),
+])
+def test_initial_deal_size(game, spots, size):
+    rules = get_game(game)
+    assert initial_deal_size(rules, rules.default_decks, spots) == size
+
+
+def test_choices_are_seeded_and_their_streams_independent():
+    fubacc = get_game("fubacc")
+    a, b = Choices(5, fubacc, 0.5), Choices(5, fubacc, 0.5)
+    assert [a.live_spots() for _ in range(20)] == [b.live_spots() for _ in range(20)]
+    assert [a.fault(9) for _ in range(20)] == [b.fault(9) for _ in range(20)]
+    quiet, noisy = Choices(5, fubacc, 0.0), Choices(5, fubacc, 1.0)
+    for _ in range(10):
+        assert noisy.fault(9) is not None and quiet.fault(9) is None
+    assert [Choices(5, fubacc, 0.0).live_spots() for _ in range(5)] == [Choices(5, fubacc, 1.0).live_spots() for _ in range(5)]
+    plans = [Choices(seed, fubacc, 1.0).fault(9) for seed in range(200)]
+    assert {p.kind for p in plans} == set(FAULT_KINDS) and all(0 <= p.before_card <= 9 for p in plans)
+    assert all(s is None for s in (Choices(1, get_game("fortune6")).live_spots(),))
+    for spots in (Choices(seed, fubacc).live_spots() for seed in range(50)):
+        assert spots == sorted(set(spots)) and 1 <= len(spots) <= 7 and set(spots) <= set(range(1, 8))
+
+
+def test_shoe_order_counts_each_card_once_in_draw_order():
+    events = [
+        {"event": "card", "round": 4, "card": "9h", "reconstructed": False},
+        {"event": "card", "round": None, "card": "2c", "reconstructed": False},  # a burn card
+        {"event": "card", "round": 4, "card": None, "reconstructed": False},  # unread (misread)
+        {"event": "card", "round": 4, "card": "Kd", "reconstructed": True, "keyed_in": True},
+        {"event": "card", "round": 4, "card": "JK", "status": "foreign", "reconstructed": False},
+        {"event": "card", "round": 5, "card": "3s", "reconstructed": False},
+    ]
+    assert shoe_order(events, 4) == ["9h", None, "JK"]
+
+
+def test_lamps_lit_in_id_order_with_the_blinking_ones():
+    board = {"bet_banker": "on", "result": "on", "bet_tie": "slow", "supervisor": "fast", "bet_player": "off"}
+    lit, blinking = lamps_lit("fortune6", board)
+    assert lit == ["supervisor", "result", "bet_banker", "bet_tie"]
+    assert blinking == {"supervisor": "fast", "bet_tie": "slow"}
+
+
+def _fortune6_view() -> ViewState:
+    view = ViewState("fortune6", 8, 7, fault_rate=0.2)
+    view.status = {"state": "drawing", "shoe": {"number": 2, "remaining": 301}, "round": {"number": 12},
+                   "hands": {"player": ["9h", "8d", "Kc"], "banker": ["As", "4c"]}}
+    view.lamps = {"no_more_bets": "on", "bet_banker": "on", "bet_tie": "slow", "supervisor": "fast", "void": "off"}
+    line = {"round": 11, "game": "fortune6", "void": False, "winner": "banker", "clause": None,
+            "hands": {"player": {"cards": ["2h", "3d"], "total": 5}, "banker": {"cards": ["9s", "Kh"], "total": 9}},
+            "bets": {"banker": {"result": "win", "pays": "1:1"}, "player": {"result": "lose", "pays": None}}}
+    for token_line in ({**line, "winner": "player"}, {**line, "void": True, "clause": "fortune6 §5.1", "detail": "JK"}):
+        view.round_ended(token_line)
+    view.round_ended(line)
+    view.note("round 10: VOID (fortune6 §5.1) by the table: JK is not a card of the standard52 deck")
+    return view
+
+
+def test_render_shows_hands_totals_lamps_by_group_history_and_clauses():
+    text = render(_fortune6_view())
+    lines = text.splitlines()
+    assert lines[0] == "tablectl demo · Fortune Six Baccarat Tournament (fortune6) · 8 decks · seed 7 · faults 0.2"
+    assert lines[1] == "shoe 2 (301 cards left) · round 12 · drawing · 3 played"
+    assert any(line.split() == ["player", "9h", "8d", "Kc", "7"] for line in lines)
+    assert any(line.split() == ["banker", "As", "4c", "5"] for line in lines)
+    assert "lamps result:  bet_banker  bet_tie(slow)" in lines
+    assert "lamps status:  no_more_bets  supervisor(fast)" in lines
+    assert "lamps spots:   -" in lines
+    assert "round 11: banker wins · player 5 · banker 9" in lines
+    assert "  banker win 1:1, player lose" in lines
+    assert "history  P V B" in lines
+    assert "round 10: VOID (fortune6 §5.1) by the table: JK is not a card of the standard52 deck" in lines
+
+
+def test_render_of_a_spot_game_and_of_a_void():
+    view = ViewState("paigow", 1, 3)
+    view.lamps = {"spot2": "fast", "spot2_standard": "on", "result": "on"}
+    view.round_ended({"round": 1, "game": "paigow", "void": False, "winner": None, "bets": {},
+                      "hands": {"dealer": {"cards": [], "total": "Pair of 6s / K-Q"}},
+                      "spots": {"2": {"decision": "house", "high": {"total": "Straight"}, "low": {"total": "Pair of 4s"},
+                                      "bets": {"standard": {"result": "win", "pays": "1:1 less 5%"}}},
+                                "5": {"decision": "house", "high": {"total": "Flush"}, "low": {"total": "A-K"},
+                                      "bets": {"standard": {"result": "lose", "pays": None}}}}})
+    text = render(view)
+    assert "lamps spots:   spot2(fast)" in text and "lamps result:  spot2_standard" in text
+    assert "  spot 2 [house]: Straight / Pair of 4s · standard win 1:1 less 5%" in text
+    assert "history  1/2" in text and "(no cards yet)" in text
+    view.round_ended({"round": 2, "game": "paigow", "void": True, "winner": None, "bets": {},
+                      "clause": "paigow §5.1", "detail": "A-fire is not a card of the joker53 deck"})
+    assert "round 2: VOID (paigow §5.1): A-fire is not a card of the joker53 deck" in render(view)
+    assert history_token(view.last) == "V"
+
+
+def test_event_lines_name_the_clause():
+    assert event_line({"event": "irregularity", "round": 3, "kind": "misread", "clause": "local ruling L5",
+                       "consequence": "hold", "detail": "card 3 (player) left the shoe unread"}) == \
+        "round 3: misread (local ruling L5): hold: card 3 (player) left the shoe unread"
+    assert event_line({"event": "held", "round": 3, "kind": "misread", "clause": "local ruling L5", "need": "card"}) == \
+        "round 3: held for the supervisor (misread, local ruling L5): needs card"
+    assert event_line({"event": "void", "round": 4, "clause": "fortune6 §5.4", "by": "supervisor",
+                       "reason": "the supervisor voided"}) == "round 4: VOID (fortune6 §5.4) by the supervisor: the supervisor voided"
+    assert event_line({"event": "shoe", "what": "cut_card", "shoe": 2}) == "shoe 2: the cut card is out"
+    assert event_line({"event": "card", "round": 1, "card": "9h"}) is None
+
+
+def test_lamp_groups():
+    groups = lamp_groups({"player_dealer_3": "on", "spot4": "on", "spot4_ante": "slow", "key": "on", "bet_tie": "off"})
+    assert groups == {"result": ["spot4_ante(slow)"], "status": ["key"], "spots": ["player_dealer_3", "spot4"]}
