@@ -22,7 +22,14 @@ from firmware_bridge.enums import DeviceKind, LampPattern  # noqa: E402
 from firmware_bridge.frame import FLAG_ACK_VALID, FLAG_RELIABLE, Frame, FrameDecoder, encode_frame  # noqa: E402
 from firmware_bridge.link import Link  # noqa: E402
 from firmware_bridge.messages import (  # noqa: E402
-    Ack, CardRead, Heartbeat, Hello, LampReport, LampSet, ShoeStatus, pack,
+    Ack,
+    CardRead,
+    Heartbeat,
+    Hello,
+    LampReport,
+    LampSet,
+    ShoeStatus,
+    pack,
 )
 
 MIX = [CardRead(0x0101, 1, 5), ShoeStatus(1, 5), LampSet(3, LampPattern.ON), Ack(), Heartbeat(77),

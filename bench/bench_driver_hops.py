@@ -27,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from simulation.rig.sims import Sim  # noqa: E402
 from drivers import events as ev  # noqa: E402
 from drivers.lights import LightsDriver  # noqa: E402
 from drivers.shoe import ShoeDriver  # noqa: E402
 from firmware_bridge.enums import LampPattern  # noqa: E402
+from simulation.rig.sims import Sim  # noqa: E402
 
 WAIT = 20.0
 

@@ -13,6 +13,7 @@ import random
 import time
 
 from cold_timing import best_cold
+
 from games.cards import DeckKind
 from games.fubacc.game import GAME, odds
 from games.fubacc.strategy import optimal_strategy

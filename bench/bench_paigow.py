@@ -16,6 +16,7 @@ import random
 import time
 
 from cold_timing import best_cold
+
 from games.cards import DeckKind
 from games.paigow.bonus_count import count_flags
 from games.paigow.game import GAME, odds

@@ -25,13 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "drivers"))
 
+from sim_process import SimProcess  # noqa: E402
+
 from drivers.lights import LightsDriver  # noqa: E402
 from drivers.serial_transport import SerialTransport  # noqa: E402
 from firmware_bridge.enums import DeviceKind  # noqa: E402
 from firmware_bridge.link import Link  # noqa: E402
 from firmware_bridge.link_events import Connected, Delivered  # noqa: E402
 from firmware_bridge.messages import Hello, LampQuery, LampReport  # noqa: E402
-from sim_process import SimProcess  # noqa: E402
 
 # The echo child: raw-mode pty, publishes the slave path on stdout, echoes until killed.
 ECHO_CHILD = """

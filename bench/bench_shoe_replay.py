@@ -33,10 +33,10 @@ from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import EventLoop, Stop
 from controller.journal import Journal
 from controller.logs import configure_logging
-from simulation.rig import Rig
 from controller.sdnotify import Notifier
 from controller.table import Table, button_map
 from drivers import events as ev
+from simulation.rig import Rig
 
 
 def plan_shoe(dealer: Dealer, cards) -> tuple[int, list[int]]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 import tracemalloc
-from typing import Callable
+from collections.abc import Callable
 
 
 def best_cold(compute: Callable[[], object], clear_cache: Callable[[], None], repeat: int) -> tuple[float, int]:

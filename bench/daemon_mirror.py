@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import pathlib
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from controller.config import load_config  # noqa: E402
 from controller.config.table_settings import table_settings  # noqa: E402
-from simulation.rig.dealer import plain_decision  # noqa: E402
 from controller.table import Journal, Lamps, Publish, Reply, Table  # noqa: E402
 from controller.table import inputs as i  # noqa: E402
 from firmware_bridge.sim.shoe import shuffled_shoe  # noqa: E402
 from games.cards import Card, DeckKind  # noqa: E402
+from simulation.rig.dealer import plain_decision  # noqa: E402
 
 CARD_STATES = ("bets_closed", "dealing", "drawing")
 

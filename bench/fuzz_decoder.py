@@ -30,13 +30,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge.frame import (  # noqa: E402
-    MAX_PAYLOAD, SYNC, Frame, FrameDecoder, encode_frame, scan,
-)
 from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern, NakReason  # noqa: E402
+from firmware_bridge.frame import (  # noqa: E402
+    MAX_PAYLOAD,
+    SYNC,
+    Frame,
+    FrameDecoder,
+    encode_frame,
+    scan,
+)
 from firmware_bridge.messages import (  # noqa: E402
-    Button, CardRead, Error, Heartbeat, Hello, Key, LampReport, LampSet, MalformedPayload, Nak,
-    PanelStatus, ShoeStatus, UnknownMessageType, pack, unpack,
+    Button,
+    CardRead,
+    Error,
+    Heartbeat,
+    Hello,
+    Key,
+    LampReport,
+    LampSet,
+    MalformedPayload,
+    Nak,
+    PanelStatus,
+    ShoeStatus,
+    UnknownMessageType,
+    pack,
+    unpack,
 )
 
 KINDS = ("random", "headerish", "corrupted", "payload")

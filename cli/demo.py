@@ -17,8 +17,8 @@ import sys
 from dataclasses import replace
 
 from cli.common import Parser, UsageError, check_game, run_command
-from simulation.demo.session import DemoOptions, run_headless, run_live, say
 from games.registry import get_game
+from simulation.demo.session import DemoOptions, run_headless, run_live, say
 
 PIPED_ROUNDS = 10  # what `tablectl demo` plays when nobody is watching a terminal
 

@@ -205,7 +205,8 @@ def _parser() -> Parser:
 def _warnings(exec_path: str, root: Path) -> list[str]:
     warnings = []
     if exec_path.startswith(HIDDEN_FROM_SERVICE):
-        warnings.append(f"{exec_path} is where the service cannot see it (ProtectHome=/PrivateTmp=); install into a venv such as /opt/tablectl")
+        warnings.append(f"{exec_path} is where the service cannot see it (ProtectHome=/PrivateTmp=); "
+                            "install into a venv such as /opt/tablectl")
     elif not (root / exec_path.lstrip("/")).exists():
         warnings.append(f"{exec_path} does not exist under {root}")
     return warnings

@@ -11,7 +11,13 @@ Spots and decisions (Fu Bacc, Pai Gow): `--spots` lists the live seats (default:
 from __future__ import annotations
 
 from cli.common import (
-    Parser, UsageError, cards_from, game_argument, game_with_decks, print_json, run_command,
+    Parser,
+    UsageError,
+    cards_from,
+    game_argument,
+    game_with_decks,
+    print_json,
+    run_command,
 )
 from games.replay import DecisionMissing, play_json
 from games.round import Irregular

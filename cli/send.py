@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 
 from cli.common import Parser, UsageError
-from cli.status import ask
 from cli.paths import add_location_options, run_reporting, socket_path
+from cli.status import ask
 from controller.control.protocol import COMMANDS, BadRequest, ControlError, check_fields
 
 _SERVER_ONLY = {"subscribe": "watch", "status": "status"}  # the tablectl commands that do these
@@ -46,7 +46,8 @@ def _value(cmd: str, name: str, text: str, type_name: str):
         if type_name == "list[int]":
             return [int(part) for part in text.split(",")]
     except ValueError:
-        raise UsageError(f"{cmd}: {name}={text!r}: expected {'an integer' if type_name == 'int' else 'integers separated by commas'}") from None
+        expected = "an integer" if type_name == "int" else "integers separated by commas"
+        raise UsageError(f"{cmd}: {name}={text!r}: expected {expected}") from None
     if type_name == "list[str]":
         return [part.strip() for part in text.split(",")]
     return text

@@ -23,7 +23,8 @@ _HANDLER_NAME = "tablectl"
 
 def _renderer(format: str, stream: TextIO):
     if format == "json":
-        return structlog.processors.JSONRenderer(serializer=lambda obj, **kw: json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str))
+        return structlog.processors.JSONRenderer(
+            serializer=lambda obj, **kw: json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str))
     return structlog.dev.ConsoleRenderer(colors=hasattr(stream, "isatty") and stream.isatty())
 
 

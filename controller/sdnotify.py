@@ -22,7 +22,6 @@ import socket
 import struct
 from collections.abc import Mapping, MutableMapping
 
-
 SEND_TIMEOUT_S = 1
 _TIMEVAL = struct.Struct("ll")  # struct timeval for SO_SNDTIMEO
 

@@ -21,7 +21,7 @@ import secrets
 import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
 from drivers import events as ev
 from drivers.errors import TransportError
@@ -31,7 +31,12 @@ from drivers.url import transport_for_url
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
-    Connected, Delivered, PeerRebooted, PeerSilent, ProtocolViolation, SendFailed,
+    Connected,
+    Delivered,
+    PeerRebooted,
+    PeerSilent,
+    ProtocolViolation,
+    SendFailed,
 )
 from firmware_bridge.messages import Error, Hello, Message, StatusQuery
 
@@ -73,7 +78,7 @@ class DeviceDriver(ABC):
         self._restart_at: float | None = None  # when to try a new session on an open transport
 
     # ------------------------------------------------------------------ public API
-    def start(self) -> "DeviceDriver":
+    def start(self) -> DeviceDriver:
         if self._thread is not None:
             raise RuntimeError(f"{self.name}: driver already started")
         self._thread = threading.Thread(target=self._run, name=f"driver-{self.name}", daemon=True)
@@ -89,7 +94,7 @@ class DeviceDriver(ABC):
             thread.join()
         self.transport.close()
 
-    def __enter__(self) -> "DeviceDriver":
+    def __enter__(self) -> DeviceDriver:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:

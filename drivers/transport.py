@@ -66,10 +66,10 @@ class Transport(abc.ABC):
         if data:
             self._write_internal(bytes(data))
 
-    def cancel_read(self) -> None:
+    def cancel_read(self) -> None:  # noqa: B027 (an optional hook, not abstract)
         """Wake a read blocked in another thread early (best effort; default: no-op)."""
 
-    def __enter__(self) -> "Transport":
+    def __enter__(self) -> Transport:
         if not self._is_open:
             self.open()
         return self

@@ -7,7 +7,6 @@ check that survives sessions (host reconnects, shoe reboots).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class CounterRestarted:
     now: int
 
 
-DrawEvent = Union[DrawGap, DrawRepeated, CounterRestarted]
+DrawEvent = DrawGap | DrawRepeated | CounterRestarted
 
 
 class DrawCounter:

@@ -19,13 +19,33 @@ from dataclasses import replace
 
 from firmware_bridge.enums import Msg, NakReason, type_name
 from firmware_bridge.frame import (
-    FLAG_ACK_VALID, FLAG_RELIABLE, KNOWN_FLAGS, PROTOCOL_MAJOR, Frame, FrameDecoder, encode_frame,
+    FLAG_ACK_VALID,
+    FLAG_RELIABLE,
+    KNOWN_FLAGS,
+    PROTOCOL_MAJOR,
+    Frame,
+    FrameDecoder,
+    encode_frame,
 )
 from firmware_bridge.link_events import (
-    Connected, Delivered, LinkEvent, PeerRebooted, PeerSilent, ProtocolViolation, SendFailed,
+    Connected,
+    Delivered,
+    LinkEvent,
+    PeerRebooted,
+    PeerSilent,
+    ProtocolViolation,
+    SendFailed,
 )
 from firmware_bridge.messages import (
-    Ack, Heartbeat, Hello, MalformedPayload, Message, Nak, UnknownMessageType, pack, unpack,
+    Ack,
+    Heartbeat,
+    Hello,
+    MalformedPayload,
+    Message,
+    Nak,
+    UnknownMessageType,
+    pack,
+    unpack,
 )
 from firmware_bridge.sender import SEQ_MOD, Pending, Sender
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from firmware_bridge.messages import Hello, Message
 
@@ -44,4 +43,4 @@ class PeerSilent:
     silent_for: float
 
 
-LinkEvent = Union[Delivered, Connected, PeerRebooted, SendFailed, ProtocolViolation, PeerSilent]
+LinkEvent = Delivered | Connected | PeerRebooted | SendFailed | ProtocolViolation | PeerSilent

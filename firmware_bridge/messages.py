@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from firmware_bridge.enums import (
-    DeviceKind, ErrorCode, LampPattern, Msg, NakReason, type_name,
+    DeviceKind,
+    ErrorCode,
+    LampPattern,
+    Msg,
+    NakReason,
+    type_name,
 )
 from firmware_bridge.frame import MAX_PAYLOAD, PROTOCOL_MAJOR, PROTOCOL_MINOR
 
@@ -80,7 +85,7 @@ class Message:
         return b""
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Message":
+    def decode(cls, payload: bytes) -> Message:
         _exact(cls.MSG_TYPE, payload, 0)
         return cls()
 
@@ -129,7 +134,7 @@ class Hello(Message):
                            len(serial)) + serial
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Hello":
+    def decode(cls, payload: bytes) -> Hello:
         if len(payload) < _HELLO.size:
             raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_HELLO.size}")
         kind, pmaj, pmin, fmaj, fmin, fpatch, boot_id, flags, length = _HELLO.unpack_from(payload)
@@ -167,7 +172,7 @@ class Nak(Message):
         return _NAK.pack(self.seq, self.reason)
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Nak":
+    def decode(cls, payload: bytes) -> Nak:
         return cls(*_fixed(cls, _NAK, payload))
 
 
@@ -187,7 +192,7 @@ class Heartbeat(Message):
         return _U32.pack(self.uptime_ms)
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Heartbeat":
+    def decode(cls, payload: bytes) -> Heartbeat:
         return cls(*_fixed(cls, _U32, payload))
 
 
@@ -209,7 +214,7 @@ class Error(Message):
         return _ERROR.pack(self.code, len(detail)) + detail
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Error":
+    def decode(cls, payload: bytes) -> Error:
         if len(payload) < _ERROR.size:
             raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_ERROR.size}")
         code, length = _ERROR.unpack_from(payload)
@@ -256,7 +261,7 @@ class CardRead(Message):
         return _CARD.pack(self.code, self.draw_counter, self.device_ms, flags)
 
     @classmethod
-    def decode(cls, payload: bytes) -> "CardRead":
+    def decode(cls, payload: bytes) -> CardRead:
         code, counter, device_ms, flags = _fixed(cls, _CARD, payload)
         _flag_bits("flags", flags, CARD_DOUBLE_DRAW | CARD_MISREAD)
         return cls(code, counter, device_ms, bool(flags & CARD_DOUBLE_DRAW), bool(flags & CARD_MISREAD))
@@ -286,7 +291,7 @@ class ShoeStatus(Message):
         return _SHOE_STATUS.pack(flags, self.draw_counter, self.device_ms)
 
     @classmethod
-    def decode(cls, payload: bytes) -> "ShoeStatus":
+    def decode(cls, payload: bytes) -> ShoeStatus:
         flags, counter, device_ms = _fixed(cls, _SHOE_STATUS, payload)
         _flag_bits("flags", flags, SHOE_PRESENT | SHOE_DOOR_OPEN | SHOE_CUT_CARD_SEEN | SHOE_EMPTY)
         return cls(counter, device_ms, bool(flags & SHOE_PRESENT), bool(flags & SHOE_DOOR_OPEN),
@@ -319,7 +324,7 @@ class Button(Message):
         return _BUTTON.pack(self.button, int(self.pressed))
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Button":
+    def decode(cls, payload: bytes) -> Button:
         button, pressed = _fixed(cls, _BUTTON, payload)
         return cls(button, _bool_byte(cls.MSG_TYPE, "pressed", pressed))
 
@@ -334,7 +339,7 @@ class Key(Message):
         return _BOOL.pack(int(self.on))
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Key":
+    def decode(cls, payload: bytes) -> Key:
         (on,) = _fixed(cls, _BOOL, payload)
         return cls(_bool_byte(cls.MSG_TYPE, "on", on))
 
@@ -362,7 +367,7 @@ class PanelStatus(Message):
         return bytes([int(self.key_on), len(self.pressed), *self.pressed])
 
     @classmethod
-    def decode(cls, payload: bytes) -> "PanelStatus":
+    def decode(cls, payload: bytes) -> PanelStatus:
         if not payload:
             raise MalformedPayload(cls.MSG_TYPE, "empty, expected the key byte")
         return cls(_bool_byte(cls.MSG_TYPE, "key_on", payload[0]),
@@ -386,7 +391,7 @@ class LampSet(Message):
         return _BUTTON.pack(self.lamp, self.pattern)
 
     @classmethod
-    def decode(cls, payload: bytes) -> "LampSet":
+    def decode(cls, payload: bytes) -> LampSet:
         lamp, pattern = _fixed(cls, _BUTTON, payload)
         return cls(lamp, _payload_enum(cls.MSG_TYPE, "pattern", LampPattern, pattern))
 
@@ -423,7 +428,7 @@ class LampReport(Message):
         return bytes([len(self.lamps), *self.lamps])
 
     @classmethod
-    def decode(cls, payload: bytes) -> "LampReport":
+    def decode(cls, payload: bytes) -> LampReport:
         patterns = _id_list(cls.MSG_TYPE, payload)
         return cls(tuple(_payload_enum(cls.MSG_TYPE, f"lamp {i} pattern", LampPattern, p)
                          for i, p in enumerate(patterns)))

@@ -1,9 +1,9 @@
 """What `tablectl odds` reports: exact counts, probabilities and house edges, per wager."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,20 @@
 """Resolve one round from cards in the order they left the shoe (what `tablectl play` does)."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from games.cards import Card
 from games.round import (
-    AwaitDecision, Complete, Consequence, Deal, Game, Irregular, IrregularityKind, RoundResult,
-    RoundState, void_json,
+    AwaitDecision,
+    Complete,
+    Consequence,
+    Deal,
+    Game,
+    Irregular,
+    IrregularityKind,
+    RoundResult,
+    RoundState,
+    void_json,
 )
 
 

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Mapping
 
 from games.cards import Card, DeckKind
-
 
 # ---------------------------------------------------------------- pay tables
 
@@ -198,7 +197,7 @@ class RoundState:
     def decision_of(self, spot: int) -> tuple[str, ...]:
         return tuple(d for s, d in self.decisions if s == spot)
 
-    def evolve(self, **changes) -> "RoundState":
+    def evolve(self, **changes) -> RoundState:
         return replace(self, **changes)
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from controller.control import ControlClient, ControlError
 from controller.journal import JournalError, Record, iter_records, open_readonly

@@ -5,8 +5,16 @@ docs/configuration.md. Errors name the file, the dotted key and what was expecte
 """
 from controller.config.load import ConfigError, config_from_dict, load_config
 from controller.config.schema import (
-    DEFAULT_CONFIG_PATH, Config, ControlConfig, DevicesConfig, Fortune7Config, JournalConfig,
-    LogConfig, ShoeConfig, TableConfig, TimeoutsConfig,
+    DEFAULT_CONFIG_PATH,
+    Config,
+    ControlConfig,
+    DevicesConfig,
+    Fortune7Config,
+    JournalConfig,
+    LogConfig,
+    ShoeConfig,
+    TableConfig,
+    TimeoutsConfig,
 )
 
 __all__ = [

@@ -5,9 +5,10 @@ from __future__ import annotations
 import tomllib
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from controller.config.schema import GAMES_THAT_BURN, SECTIONS, Config
 from games.registry import GAME_KEYS, UnknownGame, get_game

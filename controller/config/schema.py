@@ -65,7 +65,8 @@ class TimeoutsConfig:
 @dataclass(frozen=True)
 class JournalConfig:
     path: str = key("/var/lib/tablectl/journal.sqlite", "the SQLite journal (relative paths: from the config file's directory)")
-    sync: str = key("results", "fsync 'results' (results and voids, before their lamps light) or 'always' (every record)", one_of(*JOURNAL_SYNC))
+    sync: str = key("results", "fsync 'results' (results and voids, before their lamps light) or 'always' (every record)",
+                    one_of(*JOURNAL_SYNC))
 
 
 @dataclass(frozen=True)
@@ -79,15 +80,18 @@ class ControlConfig:
 @dataclass(frozen=True)
 class ShoeConfig:
     burn: bool | None = key(None, "burn cards at a new shoe (default: on for the baccarat games, off for fubacc and paigow)")
-    burn_picture_value: int = key(10, "cards burned when the first card is a ten, a picture or the joker (others: their value)", between(1, 13))
+    burn_picture_value: int = key(10, "cards burned when the first card is a ten, a picture or the joker (others: their value)",
+                                  between(1, 13))
     cut_card_rounds: int = key(1, "after the round in which the cut card comes out, play this many more", at_least(0))
     deck_per_round: bool | None = key(None, "a fresh deck every round, from a shuffler (default: on for fubacc and paigow)")
 
 
 @dataclass(frozen=True)
 class Fortune7Config:
-    player_dealer_seats: tuple[int, ...] = key((1, 2, 3, 4, 5, 6, 7), "the seats whose players take the player-dealer position in turn (every two hands, clockwise)")
-    player_dealer_seat: int | None = key(None, "the first holder of the player-dealer position (default: the first of them from seat 1)", between(1, 7))
+    player_dealer_seats: tuple[int, ...] = key(
+        (1, 2, 3, 4, 5, 6, 7), "the seats whose players take the player-dealer position in turn (every two hands, clockwise)")
+    player_dealer_seat: int | None = key(
+        None, "the first holder of the player-dealer position (default: the first of them from seat 1)", between(1, 7))
     collection_schedule: int = key(1, "the collection fee schedule option in use (1-26)", between(1, 26))
 
 
@@ -124,7 +128,7 @@ class Config:
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     @classmethod
-    def default(cls, game: str = "fortune6") -> "Config":
+    def default(cls, game: str = "fortune6") -> Config:
         from controller.config.load import config_from_dict
 
         return config_from_dict({"game": game}, source=None)

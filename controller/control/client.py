@@ -6,7 +6,8 @@ import itertools
 import json
 import os
 import socket
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from controller.control.protocol import ControlError, encode
 
@@ -73,7 +74,7 @@ class ControlClient:
     def close(self) -> None:
         self._sock.close()
 
-    def __enter__(self) -> "ControlClient":
+    def __enter__(self) -> ControlClient:
         return self
 
     def __exit__(self, *exc) -> None:

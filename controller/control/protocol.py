@@ -8,8 +8,9 @@ the daemon publishes arrives as one JSON object a line. Commands are the dealer 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 MAX_LINE = 65536  # bytes in one request line; longer is refused and the connection closed
 

@@ -31,8 +31,9 @@ import selectors
 import socket
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import structlog
 
@@ -45,7 +46,7 @@ log = structlog.get_logger("control")
 class Request:
     """A validated command for the daemon's loop. Answer it once, from any thread."""
 
-    def __init__(self, server: "ControlServer", token: int, client_id: int, cmd: str, args: dict):
+    def __init__(self, server: ControlServer, token: int, client_id: int, cmd: str, args: dict):
         self._server, self._token = server, token
         self.client_id, self.cmd, self.args = client_id, cmd, args
 
@@ -98,7 +99,7 @@ class ControlServer:
 
     # ------------------------------------------------------------ from any thread
 
-    def start(self) -> "ControlServer":
+    def start(self) -> ControlServer:
         self._listener, self._inode = listen_unix(self.path, self._mode)
         self._wake_r, self._wake_w = socket.socketpair()
         for end in (self._wake_r, self._wake_w):
@@ -133,7 +134,7 @@ class ControlServer:
             if self._subscribed:
                 self._post(("event", data))
 
-    def __enter__(self) -> "ControlServer":
+    def __enter__(self) -> ControlServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

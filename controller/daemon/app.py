@@ -29,9 +29,9 @@ import structlog
 from controller.config import ConfigError, load_config
 from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
+from controller.daemon.device_options import driver_options
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
-from controller.daemon.device_options import driver_options
 from controller.journal import Journal, JournalError, restart_records
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError

@@ -6,7 +6,7 @@ whole wanted picture back without being asked.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from controller.table import Pattern, lamp_ids
 from firmware_bridge.enums import LampPattern

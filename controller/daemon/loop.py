@@ -32,8 +32,8 @@ import os
 import queue
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import structlog
 
@@ -44,7 +44,8 @@ from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
 from controller.journal import Journal, JournalBusy, JournalError
-from controller.table import CancelTimer, Journal as JournalEffect, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
 

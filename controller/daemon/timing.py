@@ -27,6 +27,11 @@ class LoopTiming:
         for phase, values in self.samples.items():
             if values:
                 ordered = sorted(values)
-                pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e6)  # noqa: E731
-                out[phase] = {"n": len(ordered), "p50": pick(0.5), "p99": pick(0.99), "max": round(ordered[-1] * 1e6)}
+                out[phase] = {"n": len(ordered), "p50": _micros_at(ordered, 0.5), "p99": _micros_at(ordered, 0.99),
+                              "max": round(ordered[-1] * 1e6)}
         return out
+
+
+def _micros_at(ordered: list[float], quantile: float) -> int:
+    """The value at `quantile` of sorted seconds, in whole microseconds."""
+    return round(ordered[min(len(ordered) - 1, int(quantile * len(ordered)))] * 1e6)

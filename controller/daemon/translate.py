@@ -23,8 +23,8 @@ import dataclasses
 import enum
 from dataclasses import dataclass, field
 
-from controller.table import inputs as i
 from controller.table import UnknownButton, command_for_button
+from controller.table import inputs as i
 from drivers import events as ev
 from firmware_bridge.messages import Hello
 

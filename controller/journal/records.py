@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 GENESIS = "0" * 64  # prev_hash of the first record
 _string = json.encoder.encode_basestring  # a str as json.dumps(ensure_ascii=False) writes it

@@ -6,8 +6,9 @@ under `other` and otherwise left alone.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from controller.journal.records import Record
 

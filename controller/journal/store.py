@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import fcntl
 import os
-from contextlib import contextmanager
 import sqlite3
 import threading
 import time
-from datetime import datetime, timezone
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Union
+from typing import Any
 
 from controller.journal.records import (
-    COLUMNS, GENESIS, JournalError, Record, canonical_json, record_from_row, record_hash,
+    COLUMNS,
+    GENESIS,
+    JournalError,
+    Record,
+    canonical_json,
+    record_from_row,
+    record_hash,
 )
 
 SCHEMA_VERSION = 1
@@ -67,7 +74,7 @@ def _utc_now() -> str:
     second, fraction = divmod(micros, 1_000_000)
     cached = _second
     if cached[0] != second:
-        cached = _second = (second, datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S"))
+        cached = _second = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
     return f"{cached[1]}.{fraction:06d}Z"
 
 
@@ -237,7 +244,7 @@ class Journal:
             self._conn = None
             os.close(self._lock_fd)
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -256,7 +263,7 @@ def _round_of(kind: str, payload: Mapping[str, Any], round: int | None) -> int |
 
 
 @contextmanager
-def reading(source: Union["Journal", str, os.PathLike]) -> Iterator[sqlite3.Connection]:
+def reading(source: Journal | str | os.PathLike) -> Iterator[sqlite3.Connection]:
     """A connection to read from: the writer's own (in its thread) or a read-only one to a
     path, closed afterwards."""
     if isinstance(source, Journal):

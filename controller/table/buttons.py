@@ -6,8 +6,8 @@ SupervisorKey input, and the commands marked `key` are refused while it is off.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from controller.table.inputs import Command
 

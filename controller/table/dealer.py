@@ -6,8 +6,8 @@ shoe is finished or its cards run out. Pure: the cards are given, in shoe order.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from controller.table import inputs as i
 from controller.table import machine as m

@@ -12,8 +12,8 @@ as the card that decided them.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 
 class Pattern(str, enum.Enum):

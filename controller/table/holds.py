@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.cards import Card
-from games.round import Consequence, Game, IrregularityKind as K, IrregularityRule
+from games.round import Consequence, Game, IrregularityRule
+from games.round import IrregularityKind as K
 
 NEEDS = ("card", "order", "confirm", "counter")
 

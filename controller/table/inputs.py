@@ -7,8 +7,9 @@ the daemon when `handle` sees it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Literal
 
 CommandSource = Literal["panel", "socket"]
 

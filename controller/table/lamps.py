@@ -10,9 +10,9 @@ slow blink = it pushes, off = it loses. They show from the result until the next
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
+from functools import cache
 
 from controller.table import machine as m
 from controller.table.effects import Pattern
@@ -53,7 +53,7 @@ class Lamp:
     meaning: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def lamp_list(game_key: str) -> tuple[Lamp, ...]:
     """Every lamp of `game_key`'s table, in id order."""
     lamps = [Lamp(name, lamp_id, meaning) for name, (lamp_id, meaning) in STATUS_LAMPS.items()]
@@ -99,7 +99,7 @@ class LampView:
 _RESULT_PATTERN = {"win": ON, "push": SLOW, "lose": OFF}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _all_off(game_key: str) -> tuple[tuple[str, str], ...]:
     return tuple((lamp.name, OFF) for lamp in lamp_list(game_key))
 

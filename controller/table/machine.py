@@ -14,12 +14,12 @@ trigger raises MachineError, which the table turns into a refusal or an irregula
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from transitions import Machine
 
-from games.round import AwaitDecision, Deal, Game, Irregular
 from games.registry import get_game
+from games.round import AwaitDecision, Deal, Game, Irregular
 
 # round states
 IDLE, BETTING, BETS_CLOSED, DEALING, DRAWING = "idle", "betting", "bets_closed", "dealing", "drawing"
@@ -40,7 +40,7 @@ class GameShape:
     uses_spots: bool
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_shape(game_key: str) -> GameShape:
     game = get_game(game_key)
     has_decisions = type(game).with_decision is not Game.with_decision

@@ -18,8 +18,8 @@ provably consistent, else voided citing local ruling L4:
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from controller.table import machine as m
 from controller.table.holds import device_lost_void
@@ -28,7 +28,8 @@ from controller.table.round_play import RoundPlay
 from controller.table.settings import SettingsError, check_spots
 from games.baccarat.california.rotation import BankTurn
 from games.cards import CardError, card_from_code
-from games.round import Complete, Irregular, IrregularityKind as K
+from games.round import Complete, Irregular
+from games.round import IrregularityKind as K
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class TableRecovery:
     player_dealer: tuple[int | None, int, int] | None = None  # (seat, hands_left, offer_from)
 
     @classmethod
-    def from_journal(cls, records: Iterable[tuple[str, Mapping]]) -> "TableRecovery":
+    def from_journal(cls, records: Iterable[tuple[str, Mapping]]) -> TableRecovery:
         """Fold the table's own journal records (kind, payload), oldest first. Records of other
         kinds (the daemon's device and command records) are skipped."""
         last_round, spots, bank, brief, codes = 0, None, None, None, []

@@ -40,7 +40,7 @@ class TableSettings:
     player_dealer_seat: int | None = None
 
     @classmethod
-    def for_game(cls, game: Game, **overrides) -> "TableSettings":
+    def for_game(cls, game: Game, **overrides) -> TableSettings:
         """The defaults for `game`: baccarat burns from an 8-deck style shoe; the spot games
         (single deck, dealt from a shuffler) take a fresh deck every round and do not burn."""
         base = cls(
@@ -50,7 +50,7 @@ class TableSettings:
         )
         return replace(base, **overrides)
 
-    def check(self, game: Game) -> "TableSettings":
+    def check(self, game: Game) -> TableSettings:
         """Raise SettingsError naming the first bad setting for `game`; return self."""
         if not isinstance(self.burn_picture_value, int) or not 1 <= self.burn_picture_value <= 13:
             raise SettingsError("burn_picture_value", f"{self.burn_picture_value!r} is not 1..13")

@@ -6,7 +6,6 @@ caught even when the eight others came out in earlier rounds.
 """
 from __future__ import annotations
 
-
 from controller.table import machine as m
 from controller.table.settings import TableSettings
 from games.cards import Card, DeckKind, card_from_code

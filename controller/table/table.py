@@ -30,7 +30,7 @@ from games.round import IrregularityKind as K
 class RoundFlow:
     """The model the round machine drives: its `state`, and guards that ask the table."""
 
-    def __init__(self, table: "Table"):
+    def __init__(self, table: Table):
         self._table = table
 
     def shoe_ready(self) -> bool:

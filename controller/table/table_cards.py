@@ -7,7 +7,9 @@ from controller.table import machine as m
 from controller.table.holds import Arrival, derived
 from controller.table.output import Out
 from games.cards import NO_READ_CODE, CardError, card_from_code
-from games.round import Consequence as C, Deal, Irregular, IrregularityKind as K
+from games.round import Consequence as C
+from games.round import Deal, Irregular
+from games.round import IrregularityKind as K
 
 
 class CardsMixin:

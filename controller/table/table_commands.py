@@ -3,8 +3,8 @@ or refused with a message that says why (and the clause, where a rule refuses it
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Mapping
 
 from controller.table import inputs as i
 from controller.table import machine as m
@@ -16,7 +16,9 @@ from controller.table.table_rounds import as_void
 from games.baccarat.california.rotation import offer_bank
 from games.baccarat.california.seats import SEATS
 from games.cards import Card, CardError, parse_card
-from games.round import Consequence as C, Irregular, IrregularityKind as K
+from games.round import Consequence as C
+from games.round import Irregular
+from games.round import IrregularityKind as K
 
 
 class Refusal(Exception):

@@ -7,7 +7,9 @@ from dataclasses import replace
 from controller.table import machine as m
 from controller.table.holds import Arrival, Hold, device_lost_void, order_altered_via
 from controller.table.output import Out
-from games.round import Consequence as C, Irregular, IrregularityKind as K, IrregularityRule, Result
+from games.round import Consequence as C
+from games.round import Irregular, IrregularityRule, Result
+from games.round import IrregularityKind as K
 
 # What the supervisor must do to resume a hold, by the kind that caused it (default: confirm).
 _NEED = {K.MISREAD: "card", K.DOUBLE_DRAW: "order", K.DEVICE_LOST: "counter"}

@@ -19,11 +19,22 @@ import time
 from firmware_bridge.enums import DeviceKind, ErrorCode
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
-    Connected, Delivered, PeerRebooted, PeerSilent, ProtocolViolation, SendFailed,
+    Connected,
+    Delivered,
+    PeerRebooted,
+    PeerSilent,
+    ProtocolViolation,
+    SendFailed,
 )
 from firmware_bridge.messages import Error, Hello, Message
 from firmware_bridge.sim.commands import (
-    CommandError, arg_bool, arg_float, arg_int, parse_json_line, parse_text_line, reply_line,
+    CommandError,
+    arg_bool,
+    arg_float,
+    arg_int,
+    parse_json_line,
+    parse_text_line,
+    reply_line,
 )
 from firmware_bridge.sim.control import ControlServer, StdinScript
 from firmware_bridge.sim.pty_port import PtyPort

@@ -18,7 +18,13 @@ import sys
 
 from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern
 from firmware_bridge.messages import (
-    AllOff, Error, LampQuery, LampReport, LampSet, Message, StatusQuery,
+    AllOff,
+    Error,
+    LampQuery,
+    LampReport,
+    LampSet,
+    Message,
+    StatusQuery,
 )
 from firmware_bridge.sim.commands import CommandError, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device

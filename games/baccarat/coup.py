@@ -7,8 +7,8 @@ settle through the same per-game function.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from games.baccarat.table_of_play import cards_total
 from games.cards import Card

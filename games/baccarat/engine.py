@@ -7,15 +7,29 @@ this engine plus its deck, pay tables (`Wager`s) and a function settling a `Coup
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from games.baccarat.coup import BANKER, PLAYER, Coup, coup_of
 from games.baccarat.irregularities import late_double_draw_rule
 from games.baccarat.table_of_play import banker_draws, cards_total, player_draws
 from games.cards import Card, DeckKind
 from games.round import (
-    LOSE, BetResult, Complete, Deal, Game, HandView, Irregular, IrregularityKind as K,
-    IrregularityRule, RoundResult, RoundState, Step, Wager, win,
+    LOSE,
+    BetResult,
+    Complete,
+    Deal,
+    Game,
+    HandView,
+    Irregular,
+    IrregularityRule,
+    RoundResult,
+    RoundState,
+    Step,
+    Wager,
+    win,
+)
+from games.round import (
+    IrregularityKind as K,
 )
 
 INITIAL_ORDER = (PLAYER, BANKER, PLAYER, BANKER)

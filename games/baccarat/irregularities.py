@@ -7,7 +7,9 @@ clause. Events the rules do not foresee follow local rulings L3-L6 (docs/local-r
 """
 from __future__ import annotations
 
-from games.round import Consequence as C, IrregularityKind as K, IrregularityRule
+from games.round import Consequence as C
+from games.round import IrregularityKind as K
+from games.round import IrregularityRule
 
 # kind -> (§5 clause number, consequence, one line for the supervisor)
 _SECTION5 = {

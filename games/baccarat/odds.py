@@ -7,8 +7,8 @@ included) plus "lose", so each bet's counts sum to the total.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping
 
 from games.analysis import BetOdds, OddsReport, bet_odds
 from games.baccarat.counting import ROUND_PREFIX, coup_counts, falling, point_counts, total_prefixes

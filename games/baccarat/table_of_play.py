@@ -6,7 +6,7 @@ so the exact odds can run it on point classes and the engine on real cards.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from games.cards import Card
 

@@ -23,8 +23,18 @@ from games.fubacc.irregularities import IRREGULARITIES
 from games.fubacc.odds import odds
 from games.fubacc.wagers import BONUS, FOLD, HIT, NO_ANTE, PLAY_ON, STAY, WAGERS, settle_spot
 from games.round import (
-    AwaitDecision, Complete, Deal, Game, HandView, Irregular, IrregularityKind as K, RoundResult,
-    RoundState, Step,
+    AwaitDecision,
+    Complete,
+    Deal,
+    Game,
+    HandView,
+    Irregular,
+    RoundResult,
+    RoundState,
+    Step,
+)
+from games.round import (
+    IrregularityKind as K,
 )
 
 PACKET = 3  # fubacc procedure 3: three cards to each live spot and to the dealer

@@ -5,7 +5,7 @@ classes; the `*_cards` helpers adapt real cards.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from games.cards import Card
 

@@ -7,7 +7,8 @@ local ruling L6 (a double draw after the initial deal) cannot arise.
 """
 from __future__ import annotations
 
-from games.round import Consequence, IrregularityKind as K, IrregularityRule
+from games.round import Consequence, IrregularityRule
+from games.round import IrregularityKind as K
 
 _RULES = (
     (K.EXTRA_CARD, "local ruling L2 (fafa §5.1)", Consequence.VOID,

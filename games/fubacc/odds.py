@@ -46,7 +46,7 @@ def _showdown_counts(choice) -> dict[str, int]:
 
 
 def _ante(choices):
-    counts = dict.fromkeys(("fold", "win", "lose", "tie") + tuple(l.outcome for l in ANTE.lines[1:]), 0)
+    counts = dict.fromkeys(("fold", "win", "lose", "tie") + tuple(line.outcome for line in ANTE.lines[1:]), 0)
     action_cases = dict.fromkeys(ACTIONS, 0)
     for c in choices:
         s = c.situation

@@ -11,10 +11,10 @@ exact Fraction; the strategy takes the largest, ties going to the first of ACTIO
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Mapping
 
 from games.cards import DeckKind
 from games.fubacc.hands import bonus_line, dealer_draws, points_total

@@ -5,9 +5,9 @@ the Dealing Procedures. Play is a 2x-Ante raise; the tables below are per unit o
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping
 
 from games.cards import Card
 from games.fubacc.hands import bonus_line, cards_total, compare, lucky_monkey_line, two_monkeys

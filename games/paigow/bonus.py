@@ -11,7 +11,7 @@ one suit can).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from games.paigow.hands import ACE, CARD_INFO, JOKER_SUIT, WINDOWS, rank_bits
 

@@ -21,7 +21,6 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations
 from math import comb, prod
-
 from types import MappingProxyType
 
 from games.paigow.bonus import rank_bits, rank_flags, suit_flags

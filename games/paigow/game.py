@@ -19,7 +19,15 @@ from games.paigow.bonus_count import count_flags, tally
 from games.paigow.rules import DUPLICATE_CARD, IRREGULARITIES, WAGERS
 from games.paigow.settle import HOUSE, decide
 from games.round import (
-    AwaitDecision, Complete, Deal, Game, Irregular, IrregularityKind, RoundResult, RoundState, Step,
+    AwaitDecision,
+    Complete,
+    Deal,
+    Game,
+    Irregular,
+    IrregularityKind,
+    RoundResult,
+    RoundState,
+    Step,
 )
 
 PACKET = 7

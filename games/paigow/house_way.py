@@ -18,7 +18,14 @@ from itertools import combinations, product
 
 from games.cards import Card
 from games.paigow.hands import (
-    ACE, CARD_INFO, JOKER_SUIT, STRAIGHT_OR_BETTER_DRAWS, info_high_value, info_low_value, rank_bits, straight_top,
+    ACE,
+    CARD_INFO,
+    JOKER_SUIT,
+    STRAIGHT_OR_BETTER_DRAWS,
+    info_high_value,
+    info_low_value,
+    rank_bits,
+    straight_top,
 )
 
 KING = 13

@@ -7,9 +7,9 @@ L6), a misread holds (L5), the door opened voids (§5.4; Pai Gow holds, §5.2), 
 unplugged holds until its draw counter proves no card was missed (L4)."""
 from __future__ import annotations
 
+from games.round import Deal, Game
 from simulation.demo.choices import Choices, FaultPlan
 from simulation.rig import Rig, RigError
-from games.round import Deal, Game
 
 CARD_FAULTS = ("foreign", "double_draw", "misread")  # the next card out carries the fault
 

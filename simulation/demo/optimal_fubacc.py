@@ -5,8 +5,8 @@ dealer's up card. A strategy action such as "play,hit" is two panel decisions: "
 first decision is asked for, then "hit" when the table asks hit-or-stay."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Mapping, Sequence
 
 from games.cards import parse_card
 from games.fubacc.strategy import optimal_strategy

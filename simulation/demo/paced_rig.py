@@ -2,7 +2,7 @@
 cards play_round/finish_round deal): the live view redraws there and waits its pace."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from simulation.rig import Rig
 

@@ -5,10 +5,10 @@ seat and the player-dealer button. Nobody accepting is what the rules allow too:
 dealt (the dealer sends `player_dealer seat=0`), and the offer goes round again from the same seat."""
 from __future__ import annotations
 
-from simulation.demo.choices import Choices
-from simulation.rig import Rig, RigError
 from games.baccarat.california.rotation import HANDS_PER_TURN, offer_order
 from games.baccarat.california.seats import SEATS
+from simulation.demo.choices import Choices
+from simulation.rig import Rig, RigError
 
 MAX_OFFERS = 10  # rounds of offers before the demo gives up (a 1-in-10^40 run of refusals)
 

@@ -2,8 +2,9 @@
 players and the supervisor. One call to play() is one round, returned as its JSON line."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
+from games.registry import get_game
 from simulation.demo.choices import Choices
 from simulation.demo.faults import Supervisor, initial_deal_size, strike
 from simulation.demo.optimal_fubacc import OptimalFuBacc
@@ -11,7 +12,6 @@ from simulation.demo.player_dealer import PlayerDealerOffers
 from simulation.demo.report import round_line
 from simulation.rig import Rig, RigError
 from simulation.rig.dealer import CARD_STATES, plain_decision
-from games.registry import get_game
 
 Step = Callable[[], None]  # the live view's redraw-and-wait, after each thing the table does
 

@@ -10,13 +10,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TextIO
 
+from games.registry import get_game
 from simulation.demo.choices import Choices
 from simulation.demo.paced_rig import PacedRig
 from simulation.demo.rounds import DemoTable
 from simulation.demo.stopping import Interrupted, deferred, shielded, stoppable
 from simulation.demo.view import ViewState, event_line, render
 from simulation.rig import RigError
-from games.registry import get_game
 
 INTERRUPTED = 130  # headless runs stopped before their N rounds (the shell's code for SIGINT)
 RESULT_PAUSE = 2  # the live view shows a round's end this many paces before the next opens

@@ -3,8 +3,8 @@ journal and control socket in the rig's directory, quick reconnects, and any ove
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 RIG_DEFAULTS = {
     # Reconnect quickly: tests unplug and replug the shoe and restart the daemon.

@@ -3,11 +3,11 @@ new shoe with its burn, and whole rounds (`play_round`). A mixin of Rig (simulat
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
+from controller.table import button_list
 from simulation.rig.events import WAIT
 from simulation.rig.processes import RigError
-from controller.table import button_list
 
 CARD_STATES = ("bets_closed", "dealing", "drawing")
 ROUND_CLOSED = ("idle", "settled", "void")

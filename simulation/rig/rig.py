@@ -10,6 +10,8 @@ from pathlib import Path
 
 from controller.control import ControlClient, ControlError
 from controller.journal import Record, RoundView, iter_records, last_rounds, open_readonly, verify
+from controller.table import lamp_ids
+from games.registry import get_game
 from simulation.rig.config_file import rig_config, toml_text
 from simulation.rig.daemon_process import DaemonProcess
 from simulation.rig.dealer import DealerMixin
@@ -17,8 +19,6 @@ from simulation.rig.events import WAIT, EventStream
 from simulation.rig.notify import NotifyListener
 from simulation.rig.processes import RigError
 from simulation.rig.sims import Sim
-from controller.table import lamp_ids
-from games.registry import get_game
 
 DEVICES = ("shoe", "panel", "lights")
 PANEL_BUTTONS = 64  # every game's button ids fit (fortune7's highest is 30)
@@ -58,7 +58,7 @@ class Rig(DealerMixin):
         self.socket_path = str(self.dir / "control.sock")
 
     # ------------------------------------------------------------ start and stop
-    def start(self, wait_ready: bool = True) -> "Rig":
+    def start(self, wait_ready: bool = True) -> Rig:
         try:
             for kind in DEVICES:
                 if kind not in self.absent:
@@ -155,7 +155,7 @@ class Rig(DealerMixin):
             self._client.close()
             self._client = None
 
-    def __enter__(self) -> "Rig":
+    def __enter__(self) -> Rig:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -5,8 +5,16 @@ import pytest
 
 from drivers.errors import DeviceTimeoutError, LinkDownError
 from drivers.events import (
-    ButtonPressed, ButtonReleased, DeviceConnected, DeviceError, DeviceRebooted, KeyTurned,
-    LampReport, LinkLost, LinkRestored, PanelState,
+    ButtonPressed,
+    ButtonReleased,
+    DeviceConnected,
+    DeviceError,
+    DeviceRebooted,
+    KeyTurned,
+    LampReport,
+    LinkLost,
+    LinkRestored,
+    PanelState,
 )
 from drivers.lights import LightsDriver
 from drivers.panel import PanelDriver

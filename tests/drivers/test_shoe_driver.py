@@ -4,9 +4,16 @@ from __future__ import annotations
 import pytest
 
 from drivers.events import (
-    CardDrawn, DeviceConnected, DeviceError, DeviceRebooted, DrawCountUnknown, DrawGap, DrawRepeated,
+    CardDrawn,
+    DeviceConnected,
+    DeviceError,
+    DeviceRebooted,
+    DrawCountUnknown,
+    DrawGap,
+    DrawRepeated,
     LinkLost,
-    LinkRestored, ShoeStatusChanged,
+    LinkRestored,
+    ShoeStatusChanged,
 )
 from drivers.reconnect import Backoff
 from drivers.shoe import ShoeDriver

@@ -7,10 +7,11 @@ and re-finding the device all run under the real driver and the real virtual fir
 """
 from __future__ import annotations
 
+from fake_usb import FakeUsbBackend, FakeUsbDevice, PtyPipe
+
 from drivers.events import CardDrawn, DeviceConnected, LinkLost, LinkRestored, ShoeStatusChanged
 from drivers.factory import driver_for
 from drivers.reconnect import Backoff
-from fake_usb import FakeUsbBackend, FakeUsbDevice, PtyPipe
 from games.cards import parse_card
 
 

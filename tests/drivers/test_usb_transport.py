@@ -6,8 +6,9 @@ transfers and dispose run pyusb's own code.
 """
 from __future__ import annotations
 
-import usb.util
 import pytest
+import usb.util
+from fake_usb import FakeUsbBackend, FakeUsbDevice
 
 from drivers.errors import (
     DeviceBusyError,
@@ -16,7 +17,6 @@ from drivers.errors import (
     TransportTimeoutError,
 )
 from drivers.usb_transport import UsbTransport
-from fake_usb import FakeUsbBackend, FakeUsbDevice
 
 VID, PID = 0x1209, 0x0001
 

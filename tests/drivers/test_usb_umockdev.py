@@ -17,7 +17,6 @@ import subprocess
 import sys
 
 import pytest
-
 from umockdev_usb import SYSFS_PATH, UsbCapture, device_description
 
 pytestmark = pytest.mark.skipif(shutil.which("umockdev-run") is None, reason="umockdev not installed")

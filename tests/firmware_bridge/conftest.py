@@ -6,7 +6,6 @@ import shutil
 import tempfile
 
 import pytest
-
 from sim_host import Host, SimProcess
 
 

@@ -3,11 +3,20 @@ import struct
 import zlib
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge.frame import (
-    FLAG_ACK_VALID, FLAG_RELIABLE, MAX_PAYLOAD, OVERHEAD, SYNC, Frame, FrameDecoder, decode,
-    encode_frame, scan,
+    FLAG_ACK_VALID,
+    FLAG_RELIABLE,
+    MAX_PAYLOAD,
+    OVERHEAD,
+    SYNC,
+    Frame,
+    FrameDecoder,
+    decode,
+    encode_frame,
+    scan,
 )
 
 frames = st.builds(

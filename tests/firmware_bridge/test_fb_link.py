@@ -2,13 +2,18 @@
 import random
 
 import pytest
-
 from fb_wire import HOST_HELLO, SHOE_HELLO, Wire
+
 from firmware_bridge.enums import LampPattern, NakReason
 from firmware_bridge.frame import SYNC, Frame, encode_frame
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
-    Connected, Delivered, PeerRebooted, PeerSilent, ProtocolViolation, SendFailed,
+    Connected,
+    Delivered,
+    PeerRebooted,
+    PeerSilent,
+    ProtocolViolation,
+    SendFailed,
 )
 from firmware_bridge.messages import Ack, CardRead, Hello, LampSet, Nak, ShoeStatus, StatusQuery
 

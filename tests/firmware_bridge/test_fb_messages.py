@@ -1,13 +1,31 @@
 """Messages: every one round-trips through pack/unpack and a frame; bad payloads are named."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern, Msg, NakReason
 from firmware_bridge.frame import Frame, decode, encode_frame
 from firmware_bridge.messages import (
-    MESSAGE_TYPES, Ack, AllOff, Button, CardRead, Error, Heartbeat, Hello, Key, LampQuery,
-    LampReport, LampSet, MalformedPayload, Nak, PanelStatus, ShoeStatus, StatusQuery,
-    UnknownMessageType, pack, unpack,
+    MESSAGE_TYPES,
+    Ack,
+    AllOff,
+    Button,
+    CardRead,
+    Error,
+    Heartbeat,
+    Hello,
+    Key,
+    LampQuery,
+    LampReport,
+    LampSet,
+    MalformedPayload,
+    Nak,
+    PanelStatus,
+    ShoeStatus,
+    StatusQuery,
+    UnknownMessageType,
+    pack,
+    unpack,
 )
 from games.cards import DeckKind, parse_card
 

@@ -2,10 +2,11 @@
 import subprocess
 import sys
 
+from sim_host import ROOT
+
 from firmware_bridge.link_events import Connected
 from firmware_bridge.messages import CardRead
 from games.cards import parse_card
-from sim_host import ROOT
 
 
 def _tablectl(*args):

@@ -6,7 +6,7 @@ import time
 
 from firmware_bridge.enums import LampPattern
 from firmware_bridge.link_events import Connected
-from firmware_bridge.messages import CardRead, LampReport, LampQuery, LampSet, ShoeStatus
+from firmware_bridge.messages import CardRead, LampQuery, LampReport, LampSet, ShoeStatus
 from firmware_bridge.sim.shoe import shuffled_shoe
 from games.cards import DeckKind
 

@@ -4,7 +4,15 @@ import json
 from firmware_bridge.enums import ErrorCode, LampPattern
 from firmware_bridge.link_events import Connected, PeerRebooted
 from firmware_bridge.messages import (
-    AllOff, Button, Error, Key, LampQuery, LampReport, LampSet, PanelStatus, StatusQuery,
+    AllOff,
+    Button,
+    Error,
+    Key,
+    LampQuery,
+    LampReport,
+    LampSet,
+    PanelStatus,
+    StatusQuery,
 )
 
 

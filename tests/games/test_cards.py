@@ -1,8 +1,15 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.cards import (
-    JOKER, Card, CardError, DeckKind, card_from_code, deck_kind_of, parse_card,
+    JOKER,
+    Card,
+    CardError,
+    DeckKind,
+    card_from_code,
+    deck_kind_of,
+    parse_card,
 )
 
 ALL_CARDS = sorted(set(DeckKind.PAIGOW53.cards) | set(DeckKind.ELEMENT65.cards))

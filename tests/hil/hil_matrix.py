@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from simulation.rig import Rig, RigError
-from simulation.rig.dealer import plain_decision
 from controller.table import lamp_ids
 from games.registry import GAME_KEYS, get_game
 from games.round import IrregularityKind
+from simulation.rig import Rig, RigError
+from simulation.rig.dealer import plain_decision
 
 GAMES = GAME_KEYS
 BACCARAT = tuple(g for g in GAMES if not get_game(g).uses_spots)  # shoe games: burn, cut card, third cards

@@ -9,13 +9,29 @@ few, the literal clause), the lamp board, the journal, and that the next round p
 normally with every earlier record unchanged. One rig per game serves the whole module.
 The foreign card of another deck kind for fortune6 is in test_hil_shoe_faults.py."""
 import pytest
+from hil_matrix import (
+    GAMES,
+    SEEDS,
+    ace,
+    baccarat,
+    clause,
+    complete,
+    consequence,
+    deal_some,
+    deal_until,
+    every_game,
+    expect_held,
+    expect_result_on_the_board,
+    expect_void,
+    journaled,
+    next_round_is_clean,
+    script_next_round,
+    supervisor,
+    third_card_script,
+    via,
+)
 
 from games.registry import get_game
-from hil_matrix import (
-    GAMES, SEEDS, ace, baccarat, clause, complete, consequence, deal_some, deal_until, every_game, expect_held,
-    expect_result_on_the_board, expect_void, journaled, next_round_is_clean, script_next_round, supervisor,
-    third_card_script, via,
-)
 
 pytestmark = pytest.mark.hil
 

@@ -10,7 +10,6 @@ live spots and every kind of decision.
 Every round: its result on the board (the daemon's whole picture), journaled once, settled,
 no irregularity; `recall` shows the rounds; the chain verifies."""
 import pytest
-
 from hil_matrix import baccarat, expect_result_on_the_board, journaled, spot_games
 
 pytestmark = pytest.mark.hil

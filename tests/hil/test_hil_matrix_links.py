@@ -6,12 +6,20 @@ be proven), after a card it never sent (void: missing card); and unplugged betwe
 ("No more bets" refused until it is back). The fortune6 cases of test_hil_shoe_faults.py
 (unplug/replug and both reboots) are not repeated here."""
 import pytest
+from hil_matrix import (
+    beyond_fortune6,
+    complete,
+    deal_some,
+    every_game,
+    expect_held,
+    expect_result_on_the_board,
+    expect_void,
+    journaled,
+    next_round_is_clean,
+    via,
+)
 
 from simulation.rig import RigError
-from hil_matrix import (
-    beyond_fortune6, complete, deal_some, every_game, expect_held, expect_result_on_the_board, expect_void,
-    journaled, next_round_is_clean, via,
-)
 
 pytestmark = pytest.mark.hil
 L4_MISSING = {"fafa4": "local ruling L4, fafa §5.2", "fortune7": "local ruling L4, local ruling L1 (fortune6 §5.2)",

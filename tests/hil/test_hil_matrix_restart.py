@@ -9,10 +9,19 @@ Every time: every record journaled before the kill is still there with the same 
 chain verifies, and the next round plays normally. The fortune6 cases of
 test_hil_restart.py (mid-deal, after a result) are not repeated here."""
 import pytest
-
 from hil_matrix import (
-    beyond_fortune6, deal_some, deal_until, every_game, expect_result_on_the_board, expect_void, game_lamps,
-    journaled, lit, next_round_is_clean, spot_games, via,
+    beyond_fortune6,
+    deal_some,
+    deal_until,
+    every_game,
+    expect_result_on_the_board,
+    expect_void,
+    game_lamps,
+    journaled,
+    lit,
+    next_round_is_clean,
+    spot_games,
+    via,
 )
 
 pytestmark = pytest.mark.hil

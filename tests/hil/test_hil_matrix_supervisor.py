@@ -5,10 +5,19 @@ opened and the shoe removed mid-round (order altered), and bad input that must n
 daemon (an unknown button id, garbage and damaged frames on the wires, bad socket requests).
 Each checks the stream, the lamp board, the journal and the next round (hil_matrix)."""
 import pytest
-
 from hil_matrix import (
-    clause, complete, consequence, deal_some, deal_until, every_game, expect_held, expect_result_on_the_board,
-    expect_void, journaled, next_round_is_clean, supervisor,
+    clause,
+    complete,
+    consequence,
+    deal_some,
+    deal_until,
+    every_game,
+    expect_held,
+    expect_result_on_the_board,
+    expect_void,
+    journaled,
+    next_round_is_clean,
+    supervisor,
 )
 
 pytestmark = pytest.mark.hil

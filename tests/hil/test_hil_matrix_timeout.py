@@ -5,9 +5,15 @@ the daemon's own configured timeout, observed through its events, never measured
 import re
 
 import pytest
-
 from hil_matrix import (
-    GAMES, clause, complete, consequence, expect_held, expect_result_on_the_board, expect_void, next_round_is_clean,
+    GAMES,
+    clause,
+    complete,
+    consequence,
+    expect_held,
+    expect_result_on_the_board,
+    expect_void,
+    next_round_is_clean,
     supervisor,
 )
 

@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from udev_sandbox import sandbox_problem
 
 from cli import install_service
 from cli.install_service import main, unit_text
-from udev_sandbox import sandbox_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 EXEC = "/opt/tablectl/bin/tablectl"

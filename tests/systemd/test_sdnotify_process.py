@@ -11,7 +11,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from notify_listener import NotifyListener
 
 CHILD = Path(__file__).with_name("notify_child.py")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from udev_sandbox import free_gid, run_udevadm_test, sandbox_problem, tty_device, usb_device, usb_interface
 
 problem = sandbox_problem()

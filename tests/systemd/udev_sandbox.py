@@ -70,7 +70,8 @@ def tty_device(port: str, kernel: str) -> tuple[str, str]:
     else:
         parent, major, driver, text = f"{HOST_BUS}/{port}/{port}:1.0", 166, "cdc_acm", ""
     syspath = f"{parent}/tty/{kernel}"
-    node = f"P: {syspath}\nN: {kernel}\nE: DEVNAME=/dev/{kernel}\nE: MAJOR={major}\nE: MINOR={number}\nE: SUBSYSTEM=tty\nA: dev={major}:{number}\n\n"
+    node = (f"P: {syspath}\nN: {kernel}\nE: DEVNAME=/dev/{kernel}\nE: MAJOR={major}\nE: MINOR={number}\n"
+                f"E: SUBSYSTEM=tty\nA: dev={major}:{number}\n\n")
     return node + text + usb_interface(port, driver), "/sys" + syspath
 
 

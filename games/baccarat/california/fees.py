@@ -18,9 +18,9 @@ without "+": it is read as "$1,505+". A hand with no wagers is not dealt and pay
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 from games.baccarat.california.stakes import Stake, WagerError
 

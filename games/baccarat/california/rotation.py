@@ -13,8 +13,8 @@ the table after every two hands." Readings (docs/baccarat.md):
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
-from typing import Collection
 
 from games.baccarat.california.seats import check_seat, clockwise_from, left_of
 

@@ -19,9 +19,9 @@ bank never leaves [0, 2S], and the money on the table is conserved.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 from games.baccarat.california.seats import SEATS, clockwise_from, left_of
 from games.baccarat.california.stakes import SEATED, SPACES, Stake, check_stakes

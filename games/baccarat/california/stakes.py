@@ -6,9 +6,9 @@ same spaces; a Stake names its bettor ("seat" for the seated player).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
 
 from games.baccarat.california.seats import SEATS
 

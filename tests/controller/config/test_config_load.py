@@ -96,7 +96,8 @@ BAD = [
     ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, fortune7, game, journal, log, shoe, table, timeouts)"),
     ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights)"),
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
-    ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; use serial://, usb:// or a path"),
+    ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "
+     "use serial://, usb:// or a path"),
     ("[timeouts]\ncard_timeout_s = -1", "timeouts.card_timeout_s: expected a number greater than 0, got -1 (an integer)"),
     ('[timeouts]\nack_timeout_s = "fast"', "timeouts.ack_timeout_s: expected a number, got 'fast' (a string)"),
     ("[timeouts]\nreconnect_min_s = 2\nreconnect_max_s = 1",

@@ -10,7 +10,6 @@ import pytest
 from cli import main
 from cli.watch import event_text
 
-
 SENDABLE = "place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
 
 

@@ -1,9 +1,9 @@
 """Fixtures for the loop's tests: an EventLoop on a real Table and a real SQLite journal
 (loop_rig.py says what stands in for what), and a real notify datagram socket."""
 import pytest
+from loop_rig import LoopRig
 
 from simulation.rig import NotifyListener
-from loop_rig import LoopRig
 
 
 @pytest.fixture

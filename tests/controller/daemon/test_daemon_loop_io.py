@@ -5,6 +5,7 @@ import sqlite3
 import threading
 
 import pytest
+from loop_rig import LoopRig
 
 from controller.control import ControlClient, ControlServer
 from controller.daemon.loop import DaemonFatal, Stop
@@ -12,8 +13,6 @@ from controller.sdnotify import Notifier
 from drivers import events as ev
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Hello
-
-from loop_rig import LoopRig
 
 WAIT = 20.0  # a guard against hanging, not a measure of speed
 

@@ -7,9 +7,9 @@ import io
 import json
 
 import pytest
+from loop_rig import LoopRig
 
 from controller.logs import configure_logging, reset_logging
-from loop_rig import LoopRig
 
 NINE_H, TWO_C, KING_D, THREE_C = 0x0119, 0x0132, 0x012D, 0x0133  # player 9h Kd: a natural 9; banker 5
 

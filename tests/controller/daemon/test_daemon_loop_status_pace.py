@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import threading
 
+from loop_rig import LoopRig
+
 from controller.daemon.loop import STATUS_EVERY_S
 from controller.sdnotify import Notifier
 from controller.table import button_map
 from drivers import events as ev
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Hello
-from loop_rig import LoopRig
 
 WAIT = 20.0  # a guard against hanging, not a measure of speed
 
@@ -38,7 +39,7 @@ def test_status_lines_between_two_sends_collapse_into_the_newest(tmp_path, notif
                 with handled:
                     before = len(published)
                     rig.loop.post(_button(command))
-                    assert handled.wait_for(lambda: any(e.get("command") == command for e in published[before:]), WAIT)
+                    assert handled.wait_for(lambda c=command, b=before: any(e.get("command") == c for e in published[b:]), WAIT)
             seen["info"] = rig.loop.daemon_info()["status"]
             rig.clock.now += STATUS_EVERY_S  # the waiting line is due
             seen["after"] = [m.text for m in notify.wait_for(lambda m: "round 1 bets closed" in m.text, WAIT)]

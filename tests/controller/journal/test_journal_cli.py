@@ -7,10 +7,10 @@ import subprocess
 import sys
 
 import pytest
+from journal_history import write_history
 
 from cli import main
 from controller.journal import Journal
-from journal_history import write_history
 
 
 @pytest.fixture

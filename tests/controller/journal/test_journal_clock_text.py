@@ -2,7 +2,7 @@
 writes it, although the journal formats the date and time of day only once per second."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,7 +11,7 @@ from controller.journal import store
 
 def _reference(ns: int) -> str:
     micros = ns // 1000
-    when = datetime.fromtimestamp(micros // 1_000_000, timezone.utc).replace(microsecond=micros % 1_000_000)
+    when = datetime.fromtimestamp(micros // 1_000_000, UTC).replace(microsecond=micros % 1_000_000)
     return when.isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 

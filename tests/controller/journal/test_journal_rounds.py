@@ -5,8 +5,8 @@ import io
 import json
 
 import pytest
-
 from journal_history import RESULT_ROUND_1, write_history
+
 from controller.journal import GENESIS, ShoeState, export_jsonl, last_rounds, recover
 
 

@@ -3,8 +3,8 @@ SQLite itself (as anyone with the file could) are reported as the first broken r
 import sqlite3
 
 import pytest
-
 from journal_history import write_history
+
 from controller.journal import GENESIS, JournalError, canonical_json, record_hash, verify
 
 

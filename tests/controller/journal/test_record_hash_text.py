@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.journal.records import _chained_text, canonical_json, record_hash
 

@@ -3,6 +3,7 @@ the table's results equal the games' own replay of the same cards."""
 import random
 
 import pytest
+from table_helpers import BACCARAT, Run
 
 from controller.table import machine as m
 from controller.table.dealer import deal_shoe
@@ -12,7 +13,6 @@ from controller.table.table import Table
 from games.cards import parse_card
 from games.registry import get_game
 from games.replay import play_json
-from table_helpers import BACCARAT, Run
 
 
 @pytest.mark.parametrize("game", BACCARAT)
@@ -200,7 +200,7 @@ def test_panel_buttons_drive_fubacc_spots_and_decisions():
 def test_paigow_deck_per_round_and_house_way_default():
     run = Run("paigow")
     run.new_shoe()
-    for number in (1, 2):
+    for _number in (1, 2):
         run.open_round(spots=[2])
         deck = list(run.game.deck_kind.cards)
         run.cards(*[str(c) for c in deck[:14]])  # the same cards every round: a fresh deck each time

@@ -1,11 +1,11 @@
 """Commands at the wrong time or with bad arguments are refused with a clear message; every
 command gets exactly one reply (Run.cmd checks it)."""
 import pytest
+from table_helpers import GAMES, Run
 
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.buttons import UnknownButton, command_for_button
-from table_helpers import GAMES, Run
 
 
 def test_unknown_command_and_bad_arguments():

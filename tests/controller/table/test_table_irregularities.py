@@ -1,10 +1,10 @@
 """Every irregularity: its clause, its consequence (void, hold, refuse), its evidence."""
 import pytest
+from table_helpers import Run
 
 from controller.table import inputs as i
 from controller.table import machine as m
 from games.cards import JOKER, parse_card
-from table_helpers import Run
 
 
 def baccarat_round(game="fortune6", **settings) -> Run:

@@ -1,13 +1,14 @@
 """The table's records through the real journal (SQLite, hash chain): every record is
 accepted, the chain verifies, recall and the journal's own recovery read them, and the
 table restores from what comes back out of the file."""
+from table_helpers import Run
+
 from controller.journal import Journal, last_rounds, recover, verify
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.effects import Journal as JournalEffect
 from controller.table.recovery import TableRecovery
 from controller.table.table import Table
-from table_helpers import Run
 
 
 def write(run: Run, path) -> None:

@@ -1,10 +1,10 @@
 """Local ruling L4: the shoe's link drops or it reboots mid-round; resume only when its draw
 counter proves that no card left it unheard."""
 import pytest
+from table_helpers import Run, fortune6_dealing
 
 from controller.table import inputs as i
 from controller.table import machine as m
-from table_helpers import Run, fortune6_dealing
 
 
 def test_link_lost_mid_round_holds_and_a_matching_counter_resumes():

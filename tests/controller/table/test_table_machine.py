@@ -3,15 +3,15 @@ import pathlib
 import re
 
 import pytest
+from table_helpers import GAMES
 from transitions import MachineError
 
-from docgen import diagrams
 from controller.table import inputs as i
-from controller.table.effects import Journal, Reply
 from controller.table import machine as m
+from controller.table.effects import Journal, Reply
 from controller.table.settings import TableSettings
 from controller.table.table import Table
-from table_helpers import GAMES
+from docgen import diagrams
 
 
 @pytest.mark.parametrize("game, decisions, draws", [

@@ -5,10 +5,10 @@ leaves the state as it was; a guarded transition is never skipped."""
 from __future__ import annotations
 
 import pytest
+from table_helpers import GAMES
 
 from controller.table import machine as m
 from controller.table.table import Table
-from table_helpers import GAMES
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -1,13 +1,13 @@
 """Lamp and button maps: wire ids fit a uint8 and are unique, every betting area has its
 result lamp, and docs/table.md prints exactly this data."""
 import pytest
+from table_helpers import GAMES, Run
 
-from docgen import mapdocs
 from controller.table.buttons import button_list
 from controller.table.effects import Pattern
 from controller.table.lamps import lamp_ids, lamp_list
+from docgen import mapdocs
 from games.registry import get_game
-from table_helpers import GAMES, Run
 
 
 @pytest.mark.parametrize("game", GAMES)

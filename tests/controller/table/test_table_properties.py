@@ -4,7 +4,9 @@ record is JSON (the journal stores canonical JSON)."""
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from table_helpers import GAMES
 
 from controller.table import inputs as i
 from controller.table import machine as m
@@ -14,7 +16,6 @@ from controller.table.table import Table
 from games.cards import JOKER, Card
 from games.registry import get_game
 from games.round import IrregularityKind
-from table_helpers import GAMES
 
 ORDER = {Journal: 0, Lamps: 1, StartTimer: 2, CancelTimer: 2, Publish: 3, Reply: 4}
 ADVANCE = "advance"  # the dealer does the next right thing

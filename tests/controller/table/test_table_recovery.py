@@ -3,6 +3,7 @@ carry on; the interrupted round resumes only where that is provable, else it is 
 import random
 
 import pytest
+from table_helpers import Run, fortune6_dealing
 
 from controller.table import inputs as i
 from controller.table import machine as m
@@ -11,7 +12,6 @@ from controller.table.recovery import RecoveredRound, RecoveredShoe, TableRecove
 from controller.table.table import Table
 from games.cards import parse_card
 from games.registry import get_game
-from table_helpers import Run, fortune6_dealing
 
 
 def records(effects) -> list[tuple[str, dict]]:

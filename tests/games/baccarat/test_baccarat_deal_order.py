@@ -1,11 +1,12 @@
 """Deal order P,B,P,B (initial) then the player's third card, then the banker's."""
-from hypothesis import given, settings, strategies as st
-
 import pytest
-
 from baccarat_helpers import GAME_LIST, GAMES, card_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.baccarat.table_of_play import banker_draws, player_draws
-from games.round import Complete, Consequence, Deal, IrregularityKind as K
+from games.round import Complete, Consequence, Deal
+from games.round import IrregularityKind as K
 
 INITIAL = [Deal("player", 0), Deal("banker", 0), Deal("player", 1), Deal("banker", 1)]
 
@@ -47,7 +48,7 @@ def test_property_deal_order_and_totals(key):
     def check(cards):
         state = game.start()
         used = 0
-        while not isinstance(step := game.next_step(state), Complete):
+        while not isinstance(game.next_step(state), Complete):
             state = game.with_card(state, cards[used])
             used += 1
         assert 4 <= used <= 6

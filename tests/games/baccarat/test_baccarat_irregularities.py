@@ -3,11 +3,13 @@ L1 (fortune6 §5.N) for Fortune 7, local rulings L3-L6)."""
 import re
 
 import pytest
+from baccarat_helpers import GAME_LIST, GAMES
 
-from baccarat_helpers import GAMES, GAME_LIST
 from games.cards import JOKER, parse_cards
 from games.replay import play_json, run_round
-from games.round import Consequence as C, Irregular, IrregularityKind as K
+from games.round import Consequence as C
+from games.round import Irregular
+from games.round import IrregularityKind as K
 
 CLAUSE = re.compile(r"^(fafa|fortune6) §[35]\.\d$|^local ruling L[3-6]$|^local ruling L1 \(fortune6 §5\.\d\)$"
                     r"|^fortune7 Dealing Procedures and Round of Play$")

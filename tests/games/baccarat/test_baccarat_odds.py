@@ -4,9 +4,10 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from baccarat_helpers import card_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.baccarat import fafa4, fortune6, fortune7
 from games.baccarat.counting import coup_counts, falling, point_counts, total_prefixes
 from games.baccarat.coup import coup_of

@@ -4,8 +4,8 @@ area: "win 12:1", "push" (pays "push") or "lose"."""
 from fractions import Fraction
 
 import pytest
-
 from baccarat_helpers import GAMES
+
 from games.cards import parse_cards
 from games.replay import play_json, run_round
 

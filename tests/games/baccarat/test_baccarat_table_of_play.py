@@ -1,7 +1,7 @@
 """The Table of Play, cell by cell, in the pure functions and through each game's deal."""
 import pytest
-
 from baccarat_helpers import GAME_LIST, card_of
+
 from games.baccarat.table_of_play import banker_draws, is_natural, player_draws
 from games.round import Complete, Deal
 

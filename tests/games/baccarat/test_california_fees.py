@@ -4,7 +4,12 @@ from fractions import Fraction
 import pytest
 
 from games.baccarat.california.fees import (
-    SCHEDULES, ActionSchedule, SpotSchedule, check_limits, collection_fees, schedule,
+    SCHEDULES,
+    ActionSchedule,
+    SpotSchedule,
+    check_limits,
+    collection_fees,
+    schedule,
 )
 from games.baccarat.california.stakes import Stake, WagerError
 

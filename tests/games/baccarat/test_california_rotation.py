@@ -1,5 +1,6 @@
 """The player-dealer position offered clockwise every two hands."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.baccarat.california.rotation import BankTurn, after_hand, first_turn, offer_order
 from games.baccarat.california.seats import clockwise_from, left_of

@@ -2,9 +2,10 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from baccarat_helpers import GAMES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.baccarat.california.settlement import settle, settlement_order
 from games.baccarat.california.stakes import Stake, WagerError
 from games.cards import parse_cards

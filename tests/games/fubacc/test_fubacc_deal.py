@@ -1,8 +1,9 @@
 """The packet deal (ruling 17), max_cards, and the voids of local ruling L2."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from fubacc_cases import cards
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fubacc_cases import cards, play
 from games.cards import Card, DeckKind
 from games.fubacc.game import GAME
 from games.replay import play_json
@@ -49,7 +50,7 @@ def test_any_legal_round_settles_every_spot_from_the_dealers_right(spots, shuffl
     assert list(result.spots) == sorted(spots, reverse=True)  # procedure 10
     assert [r["settled"] for r in result.spots.values()] == list(range(1, len(spots) + 1))
     assert result.winner is None and len(result.hands["dealer"].cards) in (2, 3)
-    for spot, r in result.spots.items():
+    for _spot, r in result.spots.items():
         decision = r["decision"]
         assert {"lucky_monkey", "tie"} <= set(r["bets"])
         assert ("ante" in r["bets"]) is (decision != "no_ante")

@@ -1,7 +1,7 @@
 """Which decisions the rules allow, when, and the refusals (fubacc procedures 6-8, 12-15)."""
 import pytest
-
 from fubacc_cases import cards
+
 from games.fubacc.game import GAME
 from games.round import AwaitDecision, Complete, Consequence, Irregular, IrregularityKind
 

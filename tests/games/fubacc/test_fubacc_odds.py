@@ -10,7 +10,7 @@ from math import perm
 import pytest
 
 from games.cards import DeckKind, parse_card
-from games.fubacc.game import GAME, odds
+from games.fubacc.game import odds
 from games.fubacc.hands import is_monkey
 from games.fubacc.strategy import BONUS, FOLD, PLAY_HIT, PLAY_STAY, action_values, optimal_strategy, point_counts, situation
 

@@ -2,8 +2,8 @@
 from fractions import Fraction
 
 import pytest
-
 from fubacc_cases import bets, hand, play
+
 from games.fubacc.game import GAME
 from games.round import Result
 

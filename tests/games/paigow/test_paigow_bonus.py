@@ -6,15 +6,24 @@ flags evaluator the game and the exact count use must agree with it."""
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from paigow_helpers import cards
 
 from games.cards import Card, DeckKind
 from games.paigow.bonus import FORTUNE_TABLE, envy_for_spots, fortune_outcome
 from games.paigow.hands import (
-    FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, ROYAL_FLUSH, STRAIGHT, STRAIGHT_FLUSH, TRIPS, high_value,
+    FIVE_ACES,
+    FLUSH,
+    FULL_HOUSE,
+    QUADS,
+    ROYAL_FLUSH,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    high_value,
 )
 from games.paigow.rules import FORTUNE_BONUS, STANDARD
-from paigow_helpers import cards
 
 FIVE_CARD_LINES = {
     FIVE_ACES: "five_aces", ROYAL_FLUSH: "royal_flush", STRAIGHT_FLUSH: "straight_flush",

@@ -14,7 +14,10 @@ import pytest
 
 from games.cards import JOKER, Card
 from games.paigow.bonus import (
-    ROYAL_FLUSH, fortune_outcome_of, poker_category_of, seven_card_flags,
+    ROYAL_FLUSH,
+    fortune_outcome_of,
+    poker_category_of,
+    seven_card_flags,
 )
 from games.paigow.bonus_count import count_flags, tally
 from games.paigow.game import odds

@@ -4,15 +4,22 @@ import json
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from paigow_helpers import cards
 
 from games.cards import DeckKind, parse_card
 from games.registry import get_game
 from games.replay import play_json, run_round
 from games.round import (
-    AwaitDecision, Complete, Consequence, Deal, Irregular, IrregularityKind, Result,
+    AwaitDecision,
+    Complete,
+    Consequence,
+    Deal,
+    Irregular,
+    IrregularityKind,
+    Result,
 )
-from paigow_helpers import cards
 
 GAME = get_game("paigow")
 DECK = DeckKind.PAIGOW53.cards

@@ -1,12 +1,27 @@
 """Hand values: §3.9 high-hand order with its examples, §3.10 low hands, the joker (rulings
 18-20), copies (§3.15) and the foul test (§3.7.2)."""
 import pytest
+from paigow_helpers import cards
 
 from games.paigow.hands import (
-    FIVE_ACES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, ROYAL_FLUSH, STRAIGHT, STRAIGHT_FLUSH, TRIPS,
-    TWO_PAIR, category, describe_high, describe_low, high_value, is_foul, low_value,
+    FIVE_ACES,
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    ROYAL_FLUSH,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+    category,
+    describe_high,
+    describe_low,
+    high_value,
+    is_foul,
+    low_value,
 )
-from paigow_helpers import cards
 
 
 def hv(text):

@@ -9,9 +9,9 @@ cards of equal rank goes low (e.g. 9♦9♣ low vs 9♥9♦ low with 9♣ high):
 identical, so nothing on the table depends on it.
 """
 import pytest
+from paigow_helpers import cards, same_setting
 
 from games.paigow.house_way import house_way
-from paigow_helpers import cards, same_setting
 
 # (section, seven cards as printed or corrected, low, high, the rule text's row)
 EXAMPLES = [

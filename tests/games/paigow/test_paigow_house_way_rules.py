@@ -3,12 +3,13 @@ documented in docs/paigow.md), and properties over any seven cards."""
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from paigow_helpers import cards, ranks
 
 from games.cards import DeckKind, parse_card
 from games.paigow.hands import CARD_INFO, FLUSH, PAIR, STRAIGHT, category, high_value, is_foul, low_value
 from games.paigow.house_way import house_way
-from paigow_helpers import cards, ranks
 
 DECK = DeckKind.PAIGOW53.cards
 

@@ -10,9 +10,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[3]
 DEMO = [sys.executable, "-m", "cli", "demo"]

@@ -4,9 +4,9 @@ table voids citing the game's clause or holds, the demo acts as the supervisor (
 reconstruct or void), and the daemon keeps dealing. Every round that ends in a result still
 agrees with the rules engine."""
 import pytest
-
 from cross_check import check_result_round
 from demo_process import assert_all_stopped, run_demo
+
 from games.registry import get_game
 from games.round import IrregularityKind
 

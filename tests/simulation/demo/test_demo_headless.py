@@ -5,10 +5,10 @@ the optimal strategy, the same seed dealing the same cards, and nothing left run
 import shutil
 
 import pytest
-
-from controller.journal import verify
 from cross_check import check_result_round, optimal_actions
 from demo_process import assert_all_stopped, run_demo, started_by
+
+from controller.journal import verify
 from games.registry import GAME_KEYS
 
 SEED = 21

@@ -9,7 +9,6 @@ import subprocess
 import time
 
 import pytest
-
 from demo_process import DEMO, ROOT, assert_all_stopped, kill_leftovers, started_by
 
 WAIT = 60.0  # a guard against a hang, not a measurement

@@ -3,13 +3,13 @@ table, the seeded choices, the initial deal sizes that place faults, the JSON li
 the live view's rendering of captured state."""
 import pytest
 
+from games.fubacc.strategy import optimal_strategy
+from games.registry import get_game
 from simulation.demo.choices import FAULT_KINDS, Choices
 from simulation.demo.faults import initial_deal_size
 from simulation.demo.optimal_fubacc import OptimalFuBacc, optimal_action
 from simulation.demo.report import lamps_lit, shoe_order
 from simulation.demo.view import ViewState, event_line, history_token, lamp_groups, render
-from games.fubacc.strategy import optimal_strategy
-from games.registry import get_game
 
 CARD_OF_POINT = {0: "Kd", 1: "Ad", **{p: f"{p}d" for p in range(2, 10)}}
 

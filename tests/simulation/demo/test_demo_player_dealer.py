@@ -4,10 +4,10 @@ when nobody accepts, no hand is dealt and the offer goes round again from the sa
 Who accepts is scripted here (a Choices whose players answer from a list) instead of seeded."""
 import pytest
 
+from games.registry import get_game
 from simulation.demo.choices import Choices
 from simulation.demo.rounds import DemoTable
 from simulation.rig import Rig
-from games.registry import get_game
 
 
 class ScriptedPlayers(Choices):
