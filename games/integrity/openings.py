@@ -46,9 +46,11 @@ class OpeningIndex:
         self._openings: list[bytes] = []
         self._labels: dict[bytes, list[str]] = {}
         self._ways = [0] * (self.depth + 1)  # k -> sum of ways(a) over distinct past k-card openings
+        self._shoes = 0
 
     def __len__(self) -> int:
-        return sum(len(labels) for labels in self._labels.values())
+        """How many shoes were added (with at least one card read)."""
+        return self._shoes
 
     def add(self, label: str, cards: Sequence[int | None]) -> None:
         """A finished shoe's cards in order (numbers; None for an unread card)."""
@@ -60,6 +62,7 @@ class OpeningIndex:
         key = bytes(opening)
         if not key:
             return
+        self._shoes += 1
         if key in self._labels:
             self._labels[key].append(label)
             return
