@@ -130,10 +130,17 @@ def choose(s: Situation) -> Choice:
     return Choice(s, next(a for a in ACTIONS if values.get(a) == best), values)
 
 
-@lru_cache(maxsize=4)
 def optimal_strategy(decks: int = 1) -> tuple[Choice, ...]:
     """The optimal choice in every situation (two-card hand, low point first; up card)."""
-    counts = point_counts(decks)
+    return optimal_strategy_for(point_counts(decks))
+
+
+@lru_cache(maxsize=8)
+def optimal_strategy_for(counts: tuple[int, ...]) -> tuple[Choice, ...]:
+    """The same for a deck holding `counts` cards of each point 0..9 (a deck with cards
+    already out: the strategy of a player who knows which); at least 6 cards."""
+    if len(counts) != 10 or min(counts) < 0 or sum(counts) < 6:
+        raise ValueError(f"a Fu Bacc spot needs 6 cards (hand, up card, three unseen); counts {counts!r}")
     return tuple(
         choose(situation(counts, a, b, u))
         for a in POINTS for b in POINTS if a <= b for u in POINTS

@@ -18,20 +18,25 @@ checked against brute force on reduced decks (tests/games/paigow/test_paigow_bon
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import combinations
 from math import comb, prod
 from types import MappingProxyType
 
+from games.cards import Card
 from games.paigow.bonus import rank_bits, rank_flags, suit_flags
+from games.paigow.hands import CARD_INFO, JOKER_SUIT
 
 FULL_RANKS = tuple(range(2, 15))
 KING, QUEEN = 13, 12
 
 
-def _multisets(values: tuple[int, ...], size: int, cap: int):
-    """Every {value: count} with counts <= cap summing to size (zero counts left out)."""
+def _multisets(values: tuple[int, ...], size: int, cap: int | Mapping[int, int]):
+    """Every {value: count} with counts <= cap (one for all, or per value) summing to size
+    (zero counts left out)."""
     counts: dict[int, int] = {}
+    caps = cap if isinstance(cap, Mapping) else dict.fromkeys(values, cap)
 
     def walk(index: int, left: int):
         if left == 0:
@@ -40,7 +45,7 @@ def _multisets(values: tuple[int, ...], size: int, cap: int):
         if index == len(values):
             return
         value = values[index]
-        for n in range(min(cap, left), -1, -1):
+        for n in range(min(caps[value], left), -1, -1):
             if n:
                 counts[value] = n
             yield from walk(index + 1, left - n)
@@ -96,6 +101,62 @@ def count_flags(ranks: tuple[int, ...] = FULL_RANKS, suits: int = 4, joker: bool
     if sum(totals.values()) != comb(len(ranks) * suits + joker, hand_size):  # the split lost a hand
         raise ArithmeticError(f"counted {sum(totals.values())} hands")
     return MappingProxyType({flags: n for flags, n in totals.items() if n})
+
+
+def count_flags_of(cards: Iterable[Card], hand_size: int = 7) -> dict[int, int]:
+    """flags -> number of `hand_size`-card hands from exactly these cards (a pai gow deck with
+    some already out, each card at most once). The same split as `count_flags`, without its
+    symmetry between suits: ranks first, then each suit's flush hands moved over in turn."""
+    suits_of: dict[int, set[int]] = {}
+    joker = False
+    for card in set(cards):
+        value, suit = CARD_INFO[card]
+        if suit == JOKER_SUIT:
+            joker = True
+        else:
+            suits_of.setdefault(value, set()).add(suit)
+    ranks = tuple(sorted(suits_of))
+    copies = {value: len(suits) for value, suits in suits_of.items()}
+    totals: Counter = Counter()
+    for wild in (False, True) if joker else (False,):
+        naturals = hand_size - wild
+        for multiset in _multisets(ranks, naturals, copies):
+            totals[rank_flags(multiset, wild)] += _ways_capped(multiset, copies)
+        for suit in sorted(set().union(*suits_of.values())):
+            _move_flushes(totals, suits_of, ranks, suit, naturals, wild)
+    if sum(totals.values()) != comb(sum(copies.values()) + joker, hand_size):  # the split lost a hand
+        raise ArithmeticError(f"counted {sum(totals.values())} hands")
+    return {flags: n for flags, n in totals.items() if n}
+
+
+def _ways_capped(multiset: Mapping[int, int], copies: Mapping[int, int]) -> int:
+    return prod(comb(copies[v], n) for v, n in multiset.items())
+
+
+def _move_flushes(totals: Counter, suits_of: Mapping[int, set[int]], ranks: tuple[int, ...], suit: int,
+                  naturals: int, wild: bool) -> None:
+    """Move the hands whose flush suit is `suit` from their rank flags to rank + suit flags."""
+    in_suit = tuple(v for v in ranks if suit in suits_of[v])
+    others_left = {v: len(suits_of[v]) - (suit in suits_of[v]) for v in ranks}
+    kq_elsewhere = len((suits_of.get(KING, set()) & suits_of.get(QUEEN, set())) - {suit})
+    for k in range(5 - wild, naturals + 1):
+        others = list(_multisets(ranks, naturals - k, others_left))
+        for suited_ranks in combinations(in_suit, k):
+            held = dict.fromkeys(suited_ranks, 1)
+            mask = 0
+            for v in suited_ranks:
+                mask |= rank_bits(v)
+            plain = suit_flags(mask, k, wild, False)
+            matched = suit_flags(mask, k, wild, True)
+            for rest in others:
+                ways = _ways_capped(rest, others_left)
+                flags = rank_flags(_merge(held, rest), wild)
+                totals[flags] -= ways
+                if matched != plain and rest == {KING: 1, QUEEN: 1}:
+                    totals[flags | matched] += kq_elsewhere  # the K and Q of one same other suit
+                    totals[flags | plain] += ways - kq_elsewhere
+                else:
+                    totals[flags | plain] += ways
 
 
 def tally(counts: dict[int, int], classify) -> Counter:
