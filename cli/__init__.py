@@ -22,6 +22,8 @@ COMMANDS = {
     "send": ("send", "send a command to the daemon (as the panel would)"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
+    "shoe": ("shoe", "a shoe from the journal: cards, counts, rounds, integrity, pace"),
+    "edge": ("edge", "the house edge of every bet for the cards left (live, or for given cards)"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
 }
 

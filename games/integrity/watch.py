@@ -206,7 +206,8 @@ class ShoeWatch:
         st = self.factory.state
         best = None if st.best is None else self.factory.bound(st.best)
         factory = CheckStatistic(
-            Check.UNSHUFFLED, f"longest factory-order run {st.longest + 1 if st.longest else 0} cards",
+            Check.UNSHUFFLED, f"longest factory-order run {st.longest + 1} cards" if st.longest
+            else "no card followed its factory predecessor",
             best, False, self.level, Check.UNSHUFFLED in fired,
             "" if st.best is None else f"strongest run: cards {st.best_run[0] + 1}-{st.best_run[1] + 1}, "
                                        f"likelihood ratio {float(st.best):.3g}")
@@ -232,7 +233,8 @@ class ShoeWatch:
         shared = self.replay.shared()
         p = index.probability(shared) if shared else None
         depth = self.replay.depth
+        most = "at least " if shared == index.depth else ""
         return CheckStatistic(
-            Check.REPLAYED, f"opening shared with a past shoe: {shared} cards", p, True, self.level, fired,
+            Check.REPLAYED, f"opening shared with a past shoe: {most}{shared} cards", p, True, self.level, fired,
             f"{len(index)} past shoes; fires when the first {depth} cards match" if depth else
             f"{len(index)} past shoes; no opening of {index.depth} cards is rare enough to call")
