@@ -77,7 +77,7 @@ SHOE_STARTS = ("new", "new_deck")  # a new shoe; Pai Gow: a new deck each round
 STICKY_KINDS = {"spots": "spots_set", "player_dealer": "player_dealer_set"}  # kind -> its index: settings that hold until set again
 
 
-def _shoe_start(conn: sqlite3.Connection) -> tuple[int, int] | None:
+def shoe_start(conn: sqlite3.Connection) -> tuple[int, int] | None:
     """(seq, shoe number) of the last record that began a shoe (the shoe_events index)."""
     for row in conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
         payload = record_from_row(row).payload
@@ -96,7 +96,7 @@ def restart_records(source: Journal | str | os.PathLike) -> list[Record]:
 
 
 def _restart_records(conn: sqlite3.Connection) -> list[Record]:
-    shoe = _shoe_start(conn)
+    shoe = shoe_start(conn)
     row = conn.execute("SELECT seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT 1").fetchone()
     last_opened = row[0] if row else None
     starts = [seq for seq in (shoe[0] if shoe else None, last_opened) if seq is not None]
@@ -112,7 +112,7 @@ def _restart_records(conn: sqlite3.Connection) -> list[Record]:
 
 
 def _shoe_state(conn: sqlite3.Connection) -> ShoeState:
-    start = _shoe_start(conn)
+    start = shoe_start(conn)
     if start is None:
         return ShoeState(number=None)
     start_seq, number = start

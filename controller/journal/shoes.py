@@ -15,18 +15,19 @@ unread one (`keyed_in`) fills the first unread place of the load; a card dealt a
 """
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.journal.records import COLUMNS, Record, record_from_row
+from controller.journal.recovery import SHOE_STARTS, shoe_start
 from controller.journal.store import Journal, reading
 from games.cards import Card, CardError, parse_card
 from games.integrity import ShoeHistory
 from games.registry import GAME_KEYS, get_game
 
-SHOE_STARTS = ("new", "new_deck")
 READ_KINDS = ("shoe", "card", "round_opened", "daemon_started")
 
 
@@ -149,6 +150,26 @@ def _apply(load: ShoeLoad, record: Record, p: dict[str, Any]) -> None:
                 load.cards.append(ShoeCard(record.seq, record.at, card, "burn", None, None, None, None))
         elif event == "cut_card" and not p.get("ignored") and load.cut_after is None:
             load.cut_after = len(load.cards)
+
+
+def current_load_start(source: Journal | str | os.PathLike) -> int | None:
+    """The seq of the record that began the shoe (or deck) in the shoe now, None before any."""
+    with reading(source) as conn:
+        start = shoe_start(conn)
+    return None if start is None else start[0]
+
+
+def last_game(source: Journal | str | os.PathLike) -> tuple[str, int] | None:
+    """(game, decks) of the last round opened (else of the last daemon start); None if neither."""
+    with reading(source) as conn:
+        for query in ("SELECT payload FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT 1",
+                      "SELECT payload FROM records WHERE kind = 'daemon_started' ORDER BY seq DESC LIMIT 1"):
+            row = conn.execute(query).fetchone()
+            if row:
+                payload = json.loads(row[0])
+                if payload.get("game") in GAME_KEYS and isinstance(payload.get("decks"), int):
+                    return payload["game"], payload["decks"]
+    return None
 
 
 def shoe_history(source: Journal | str | os.PathLike) -> tuple[ShoeHistory, ShoeLoad | None]:
