@@ -67,7 +67,8 @@ def cards_left(game_key: str, decks: int, cards_out: Iterable[Card]) -> Counter[
     game = get_game(game_key)
     if decks not in game.deck_counts:
         counts = game.deck_counts
-        raise ValueError(f"{game_key} is played with {counts[0]}-{counts[-1]} decks, not {decks}")
+        allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        raise ValueError(f"{game_key} is played with {allowed} decks, not {decks}")
     left: Counter[Card] = game.deck_kind.shoe(decks)
     for n, card in enumerate(cards_out, 1):
         if not game.deck_kind.contains(card):
