@@ -54,8 +54,9 @@ def _multisets(values: tuple[int, ...], size: int, cap: int | Mapping[int, int])
     yield from walk(0, size)
 
 
-def _ways(multiset: dict[int, int], suits: int) -> int:
-    return prod(comb(suits, n) for n in multiset.values())
+def _ways(multiset: dict[int, int], copies: int | Mapping[int, int]) -> int:
+    """Deals of the rank multiset from `copies` cards of each rank (one number for all, or per rank)."""
+    return prod(comb(copies if isinstance(copies, int) else copies[v], n) for v, n in multiset.items())
 
 
 def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
@@ -78,26 +79,9 @@ def count_flags(ranks: tuple[int, ...] = FULL_RANKS, suits: int = 4, joker: bool
         # 1. every hand by its ranks alone
         for multiset in _multisets(ranks, naturals, suits):
             totals[rank_flags(multiset, wild)] += _ways(multiset, suits)
-        # 2. the flush hands: move each from its rank flags to rank + suit flags
-        for k in range(5 - wild, naturals + 1):
-            others = list(_multisets(ranks, naturals - k, suits - 1))
-            for suited_ranks in combinations(ranks, k):
-                in_suit = {v: 1 for v in suited_ranks}
-                mask = 0
-                for v in suited_ranks:
-                    mask |= rank_bits(v)
-                plain = suit_flags(mask, k, wild, False)
-                matched = suit_flags(mask, k, wild, True)
-                for rest in others:
-                    ways = _ways(rest, suits - 1) * suits
-                    flags = rank_flags(_merge(in_suit, rest), wild)
-                    totals[flags] -= ways
-                    if matched != plain and rest == {KING: 1, QUEEN: 1}:
-                        same_suit = (suits - 1) * suits  # K and Q of one of the other suits
-                        totals[flags | matched] += same_suit
-                        totals[flags | plain] += ways - same_suit
-                    else:
-                        totals[flags | plain] += ways
+        # 2. the flush hands: one suit's, times the suits (they are alike), moved to rank + suit flags
+        _move_flushes(totals, ranks, dict.fromkeys(ranks, suits - 1), naturals, wild,
+                      kq_elsewhere=suits - 1, times=suits)
     if sum(totals.values()) != comb(len(ranks) * suits + joker, hand_size):  # the split lost a hand
         raise ArithmeticError(f"counted {sum(totals.values())} hands")
     return MappingProxyType({flags: n for flags, n in totals.items() if n})
@@ -117,30 +101,29 @@ def count_flags_of(cards: Iterable[Card], hand_size: int = 7) -> dict[int, int]:
             suits_of.setdefault(value, set()).add(suit)
     ranks = tuple(sorted(suits_of))
     copies = {value: len(suits) for value, suits in suits_of.items()}
+    kings_queens = suits_of.get(KING, set()) & suits_of.get(QUEEN, set())
     totals: Counter = Counter()
     for wild in (False, True) if joker else (False,):
         naturals = hand_size - wild
         for multiset in _multisets(ranks, naturals, copies):
-            totals[rank_flags(multiset, wild)] += _ways_capped(multiset, copies)
+            totals[rank_flags(multiset, wild)] += _ways(multiset, copies)
         for suit in sorted(set().union(*suits_of.values())):
-            _move_flushes(totals, suits_of, ranks, suit, naturals, wild)
+            in_suit = tuple(v for v in ranks if suit in suits_of[v])
+            others = {v: copies[v] - (suit in suits_of[v]) for v in ranks}
+            _move_flushes(totals, in_suit, others, naturals, wild, kq_elsewhere=len(kings_queens - {suit}), times=1)
     if sum(totals.values()) != comb(sum(copies.values()) + joker, hand_size):  # the split lost a hand
         raise ArithmeticError(f"counted {sum(totals.values())} hands")
     return {flags: n for flags, n in totals.items() if n}
 
 
-def _ways_capped(multiset: Mapping[int, int], copies: Mapping[int, int]) -> int:
-    return prod(comb(copies[v], n) for v, n in multiset.items())
-
-
-def _move_flushes(totals: Counter, suits_of: Mapping[int, set[int]], ranks: tuple[int, ...], suit: int,
-                  naturals: int, wild: bool) -> None:
-    """Move the hands whose flush suit is `suit` from their rank flags to rank + suit flags."""
-    in_suit = tuple(v for v in ranks if suit in suits_of[v])
-    others_left = {v: len(suits_of[v]) - (suit in suits_of[v]) for v in ranks}
-    kq_elsewhere = len((suits_of.get(KING, set()) & suits_of.get(QUEEN, set())) - {suit})
+def _move_flushes(totals: Counter, in_suit: tuple[int, ...], others: Mapping[int, int], naturals: int, wild: bool,
+                  kq_elsewhere: int, times: int) -> None:
+    """Move the hands whose flush suit holds the ranks `in_suit` from their rank flags to rank +
+    suit flags. `others`: the cards of each rank in the other suits; `kq_elsewhere`: the other
+    suits holding both a King and a Queen (Royal Match's low hand); `times`: suits alike."""
+    ranks = tuple(others)
     for k in range(5 - wild, naturals + 1):
-        others = list(_multisets(ranks, naturals - k, others_left))
+        rests = list(_multisets(ranks, naturals - k, others))
         for suited_ranks in combinations(in_suit, k):
             held = dict.fromkeys(suited_ranks, 1)
             mask = 0
@@ -148,13 +131,14 @@ def _move_flushes(totals: Counter, suits_of: Mapping[int, set[int]], ranks: tupl
                 mask |= rank_bits(v)
             plain = suit_flags(mask, k, wild, False)
             matched = suit_flags(mask, k, wild, True)
-            for rest in others:
-                ways = _ways_capped(rest, others_left)
+            for rest in rests:
+                ways = _ways(rest, others) * times
                 flags = rank_flags(_merge(held, rest), wild)
                 totals[flags] -= ways
                 if matched != plain and rest == {KING: 1, QUEEN: 1}:
-                    totals[flags | matched] += kq_elsewhere  # the K and Q of one same other suit
-                    totals[flags | plain] += ways - kq_elsewhere
+                    same_suit = kq_elsewhere * times  # the K and Q of one same other suit
+                    totals[flags | matched] += same_suit
+                    totals[flags | plain] += ways - same_suit
                 else:
                     totals[flags | plain] += ways
 
