@@ -22,6 +22,7 @@ it needs to say which event comes next. A subclass says which device kind it exp
 """
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from abc import ABC, abstractmethod
@@ -213,10 +214,10 @@ class DeviceDriver(ABC):
                 data = transport.read(USB_READ_WAIT_S)
             except TransportError as error:
                 reason = str(error)
-                self.reactor.call_soon_threadsafe(lambda reason=reason: self._from_reader(handle, None, reason))
+                self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, None, reason))
                 return
             if data:
-                self.reactor.call_soon_threadsafe(lambda data=data: self._from_reader(handle, data, None))
+                self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, data, None))
 
     def _from_reader(self, handle: int, data: bytes | None, error: str | None) -> None:
         if self._closed or handle != self._handle or self._reopen_at is not None:

@@ -137,7 +137,7 @@ class Reactor:
         if not self._running or self.thread == threading.get_ident():
             return fn()
         done = threading.Event()
-        result: list = []
+        result: list[tuple[bool, Any]] = []
 
         def run() -> None:
             try:
