@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_card_to_lamp import percentiles
 from daemon_mirror import Dealer, shoe_cards
 
 from controller.daemon.lamps_out import WIRE_PATTERN
@@ -44,12 +45,6 @@ from simulation.rig.sims import Sim
 GAME, DECKS = "fortune6", 8
 WAIT = 30.0
 RELAY = Path(__file__).resolve().parent / "floor_relay.py"
-
-
-def percentiles(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e6  # noqa: E731
-    return {"n": len(ordered), "p50_us": round(pick(0.50)), "p99_us": round(pick(0.99)), "max_us": round(ordered[-1] * 1e6)}
 
 
 def plan_shoe(seed: int) -> tuple[list[str], list[list]]:
@@ -183,6 +178,8 @@ def run_shoe(side, cards: list[str], groups: list[list], pace: float | None) -> 
                 side.command(step)
         side.board.settled()
         dealt = [step for step in group if step.kind == "card"]
+        if not dealt:  # the last round's confirm
+            continue
         if pace is None:
             started = time.monotonic()
             side.shoe.command("draw", n=len(dealt))
@@ -235,7 +232,7 @@ def main(argv=None) -> int:
             turns[name].append(one_turn(factory, cards, groups, args.pace_ms / 1000))
     report: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                 "load": [round(x, 2) for x in os.getloadavg()]},
-                    "shoe": {"cards": len(cards), "rounds": len(groups) - 1}, "sides": {}}
+                    "shoe": {"cards": len(cards), "rounds": sum(1 for g in groups if g and g[-1].kind == "card") - 1}, "sides": {}}
     for name, runs in turns.items():
         report["sides"][name] = {
             "runs": [{"card_to_lamp": percentiles(run["latency"]), "flow": run["flow"]} for run in runs],

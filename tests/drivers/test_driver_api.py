@@ -47,16 +47,22 @@ def test_start_twice_is_refused(tmp_path, reactor):
             driver.start()
 
 
+class RecordingBackoff(Backoff):
+    """A Backoff that keeps every delay it handed out (one per failed attempt)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.delays: list[float] = []
+
+    def next_delay(self) -> float:
+        self.delays.append(super().next_delay())
+        return self.delays[-1]
+
+
 def test_missing_device_is_reported_once_and_retried(tmp_path, sink):
-    attempts = []
-
-    class CountingBackoff(Backoff):
-        def next_delay(self):
-            attempts.append(1)
-            return super().next_delay()
-
-    with ShoeDriver(str(tmp_path / "absent"), sink, reactor=sink.reactor, backoff=CountingBackoff(0.001, 2, 0.005)):
-        assert sink.reactor.run_until(lambda: len(attempts) >= 5, 15)
+    backoff = RecordingBackoff(0.001, 2, 0.005)
+    with ShoeDriver(str(tmp_path / "absent"), sink, reactor=sink.reactor, backoff=backoff):
+        assert sink.reactor.run_until(lambda: len(backoff.delays) >= 5, 15)
     lost = sink.of(LinkLost)
     assert len(lost) == 1
     assert "cannot open" in lost[0].reason and "absent" in lost[0].reason
@@ -104,14 +110,9 @@ def _hello_arrives(pty_device, reactor) -> bool:
 
 
 def test_reopen_by_path_with_backoff_after_unplug_and_replug(pty_device, sink):
-    delays = []
-
-    class RecordingBackoff(Backoff):
-        def next_delay(self):
-            delays.append(super().next_delay())
-            return delays[-1]
-
-    with ShoeDriver(pty_device.link, sink, reactor=sink.reactor, backoff=RecordingBackoff(0.01, 2.0, 0.04)) as driver:
+    backoff = RecordingBackoff(0.01, 2.0, 0.04)
+    delays = backoff.delays
+    with ShoeDriver(pty_device.link, sink, reactor=sink.reactor, backoff=backoff) as driver:
         assert _hello_arrives(pty_device, sink.reactor)
         pty_device.unplug()
         lost = sink.wait_for(LinkLost)[0]
@@ -128,14 +129,9 @@ def test_reopen_by_path_with_backoff_after_unplug_and_replug(pty_device, sink):
 
 
 def test_reopen_gives_up_when_closed(tmp_path, sink):
-    attempts = []
-
-    class CountingBackoff(Backoff):
-        def next_delay(self):
-            attempts.append(1)
-            return super().next_delay()
-
-    driver = ShoeDriver(str(tmp_path / "never"), sink, reactor=sink.reactor, backoff=CountingBackoff(0.001, 2, 0.004)).start()
+    backoff = RecordingBackoff(0.001, 2, 0.004)
+    attempts = backoff.delays
+    driver = ShoeDriver(str(tmp_path / "never"), sink, reactor=sink.reactor, backoff=backoff).start()
     assert sink.reactor.run_until(lambda: len(attempts) >= 3, WAIT)
     driver.close()
     tried = len(attempts)
