@@ -87,7 +87,11 @@ def _live(args) -> int:
     config = config_for_cli(args.config)
     journal, socket = args.journal or config.journal.path, args.socket or config.control.socket
     configure_logging(config.log.format, config.log.level, stream=sys.stderr)
-    game, decks = last_game(journal) or (config.game, config.decks)
+    try:
+        known = last_game(journal)
+    except JournalError:  # no journal yet: the daemon has not started; follow it once it does
+        known = None
+    game, decks = known or (config.game, config.decks)
     deck_per_round = config.shoe.deck_per_round if game == config.game else None
     tracker = EdgeTracker(game, decks, deck_per_round=deck_per_round, margin=margin)
     stop = threading.Event()

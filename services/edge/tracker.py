@@ -85,6 +85,9 @@ class EdgeTracker:
             self.out, self.shoe = Counter(), p.get("shoe", self.shoe)
             if p.get("event") == "new" and not self.deck_per_round:
                 return self.line(record, None)
+        elif kind == "shoe" and p.get("event") in ("burn", "burn_done"):
+            for text in p.get("cards") or []:  # burn cards listed in the event (older journals)
+                self._card({"card": text})
         elif kind == "card":
             self._card(p)
         elif kind in ROUND_ENDS and record.round is not None:

@@ -2,7 +2,8 @@
 simulated devices on ptys), started in the middle of a shoe: it catches up from the shoe's first
 record, then prints a line per round as the rounds are dealt, each equal to the exact edge for
 the cards the journal holds at that record, and alerts (stdout and a logged warning) once the
-Fortune 7 bonus turns in the players' favour."""
+Fortune 7 bonus turns in the players' favour. And started before any daemon: it waits for the
+journal and follows it."""
 import json
 import random
 import subprocess
@@ -73,3 +74,34 @@ def test_edge_follows_the_table_from_the_shoe_in_play(rig):
 
 def _shoe_start(records):
     return max(r.seq for r in records if r.kind == "shoe" and r.payload.get("event") == "new")
+
+
+def test_edge_started_before_the_daemon_waits_for_its_journal(tmp_path):
+    """No journal, no socket yet: it waits (polling), then follows what the daemon writes,
+    taking the game from the journal rather than the default."""
+    from controller.journal import Journal
+
+    journal_path, socket_path = tmp_path / "journal.sqlite", tmp_path / "control.sock"
+    edge = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from cli import main; sys.exit(main())", "edge", "--journal",
+         str(journal_path), "--socket", str(socket_path), "--json", "--count", "2"],
+        cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with Journal(journal_path) as journal:
+            journal.append("daemon_started", {"game": "fafa4", "decks": 6})
+            journal.append("shoe", {"event": "new", "shoe": 1})
+            journal.append("round_opened", {"round": 1, "game": "fafa4", "decks": 6, "shoe": 1, "spots": []})
+            for text in ("4-gold", "4-fire", "4-wood", "4-water"):
+                journal.append("card", {"round": 1, "card": text, "status": "dealt"})
+            journal.append("settled", {"round": 1})
+            out, err = edge.communicate(timeout=60)
+    finally:
+        if edge.poll() is None:
+            edge.kill()
+            edge.wait()
+    assert edge.returncode == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [(line["game"], line["decks"], line["round"], line["cards_left"]) for line in lines] == [
+        ("fafa4", 6, None, 390), ("fafa4", 6, 1, 386)]
+    expected = live_edge("fafa4", 6, [parse_card(t) for t in ("4-gold", "4-fire", "4-wood", "4-water")])
+    assert lines[1]["edges_exact"] == {key: str(edge) for key, edge in expected.edges().items()}
