@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from controller.journal.recovery import SHOE_STARTS, shoe_start
 from controller.journal.store import Journal, reading
 from games.cards import Card, CardError, parse_card
 from games.integrity import ShoeHistory
+from games.integrity.openings import DEPTH
 from games.registry import GAME_KEYS, get_game
 
 READ_KINDS = ("shoe", "card", "round_opened", "daemon_started")
@@ -102,12 +104,11 @@ def iter_loads(source: Journal | str | os.PathLike, since: int = 0) -> Iterator[
         yield from fold_loads(record_from_row(row) for row in rows)
 
 
-def fold_loads(records: Iterator[Record]) -> Iterator[ShoeLoad]:
-    """Loads from records in seq order (kinds other than READ_KINDS are ignored)."""
-    game: str | None = None
-    decks: int | None = None
+def fold_loads(records: Iterable[Record], game: str | None = None, decks: int | None = None,
+               deck_in_shoe: int = 0) -> Iterator[ShoeLoad]:
+    """Loads from records in seq order (kinds other than READ_KINDS are ignored). `game`,
+    `decks`, `deck_in_shoe`: what the records before these said (when reading from the middle)."""
     load: ShoeLoad | None = None
-    deck_in_shoe = 0
     for record in records:
         p = record.payload
         if record.kind == "daemon_started":
@@ -172,16 +173,52 @@ def last_game(source: Journal | str | os.PathLike) -> tuple[str, int] | None:
     return None
 
 
-def shoe_history(source: Journal | str | os.PathLike) -> tuple[ShoeHistory, ShoeLoad | None]:
+def shoe_history(source: Journal | str | os.PathLike, depth: int = DEPTH) -> tuple[ShoeHistory, ShoeLoad | None]:
     """The integrity checks' memory of the table: every load but the last, in order; and the
-    last load (the shoe in progress, to resume)."""
-    history = ShoeHistory()
-    previous: ShoeLoad | None = None
-    for load in iter_loads(source):
-        if previous is not None:
-            add_to_history(history, previous)
-        previous = load
-    return history, previous
+    last load (the shoe in progress, to resume), whole. Of the loads before the last two only
+    the opening is read (the replay index keeps `depth` cards a shoe; the slug check needs the
+    previous load whole), so a start-up reads a few dozen records a shoe, not the journal."""
+    history = ShoeHistory(depth)
+    last: ShoeLoad | None = None
+    with reading(source) as conn:
+        starts = _load_starts(conn)
+        game, decks = _game_before(conn, starts[0][0]) if starts else (None, None)
+        deck_in_shoe = 0
+        for n, (start, _) in enumerate(starts):
+            end = starts[n + 1][0] if n + 1 < len(starts) else None
+            whole = n >= len(starts) - 2
+            query = f"SELECT {COLUMNS} FROM records WHERE seq >= ?" + ("" if end is None else " AND seq < ?")
+            query += f" AND kind IN ({','.join('?' * len(READ_KINDS))}) ORDER BY seq"
+            args: list[Any] = [start] + ([] if end is None else [end]) + list(READ_KINDS)
+            if not whole:  # the opening: the cards, their burn and round records, a keyed-in card or two
+                query += " LIMIT ?"
+                args.append(2 * depth + 24)
+            rows = conn.execute(query, args)
+            # the game: its own first round says (in the opening read), else the load before's
+            load = next(fold_loads((record_from_row(row) for row in rows), game, decks, deck_in_shoe))
+            game, decks, deck_in_shoe = load.game, load.decks, load.deck
+            if last is not None:
+                add_to_history(history, last)
+            last = load
+    return history, last
+
+
+def _game_before(conn: sqlite3.Connection, seq: int) -> tuple[str | None, int | None]:
+    """(game, decks) as the last daemon start or round opened before `seq` said."""
+    row = conn.execute("SELECT payload FROM records WHERE seq < ? AND kind IN ('daemon_started', 'round_opened') "
+                       "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+    payload = json.loads(row[0]) if row else {}
+    return payload.get("game"), payload.get("decks")
+
+
+def _load_starts(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    """(seq, event) of every record that began a load, oldest first (the shoe_events index)."""
+    out = []
+    for seq, payload in conn.execute("SELECT seq, payload FROM records WHERE kind = 'shoe' ORDER BY seq"):
+        event = json.loads(payload).get("event")
+        if event in SHOE_STARTS:
+            out.append((seq, event))
+    return out
 
 
 def add_to_history(history: ShoeHistory, load: ShoeLoad) -> None:

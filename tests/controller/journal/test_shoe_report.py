@@ -136,6 +136,7 @@ def test_integrity_is_recomputed_against_every_earlier_shoe(journal):
     assert alarm.evidence["replays"] == ["shoe 1"] and alarm.draw_counters[0] == 121  # counters run on
     history, last = shoe_history(journal.path)
     assert history.shoes == 2 and last.label == "shoe 3" and history.previous.label == "shoe 2"
+    assert len(last.cards) == 60 and len(history.previous.numbers) == 60
     text = tablectl("shoe", "report", "--journal", str(journal.path), "--shoe", "2")
     assert "ALARM unshuffled (local ruling L7)" in text.stdout, text.stdout + text.stderr
     data = json.loads(tablectl("shoe", "report", "--journal", str(journal.path), "--json").stdout)
@@ -143,6 +144,38 @@ def test_integrity_is_recomputed_against_every_earlier_shoe(journal):
     # a looser rate is taken exactly; shoe 1 then shows its smallest probabilities against it
     loose = shoe_report(journal.path, 1, Fraction(1, 10))
     assert loose.integrity[0].statistics[0].level == Fraction(1, 30)
+
+
+def test_the_start_up_history_reads_openings_and_equals_folding_every_record(journal):
+    """shoe_history reads each older shoe's opening only; its index, previous shoe and shoe in
+    play are those of the whole journal folded, a keyed-in card among the openings included."""
+    import random
+
+    from controller.journal.shoes import add_to_history
+    from games.integrity import ShoeHistory
+
+    rng = random.Random(9)
+    table = Table(journal)
+    for _ in range(6):
+        cards = [str(c) for c in DeckKind.STANDARD52.cards] * 8
+        rng.shuffle(cards)
+        table.new_shoe(burn=cards[:3])
+        n = table.round([])
+        table.card(None, "misread", n)
+        journal.append("card", {"round": n, "card": cards[3], "status": "dealt", "reconstructed": True,
+                                "keyed_in": True})
+        for start in range(4, 100, 6):
+            table.round(cards[start:start + 6])
+    history, last = shoe_history(journal.path)
+    full = ShoeHistory()
+    loads = list(iter_loads(journal.path))
+    for load in loads[:-1]:
+        add_to_history(full, load)
+    index, whole = history.index(DeckKind.STANDARD52, 8), full.index(DeckKind.STANDARD52, 8)
+    assert len(index) == len(whole) == 5 and index._openings == whole._openings
+    assert all(index.probability(k) == whole.probability(k) for k in range(1, 17))
+    assert history.previous == full.previous and len(history.previous.numbers) == 100
+    assert [c.card for c in last.cards] == [c.card for c in loads[-1].cards] and last.cards[3].keyed_in
 
 
 def test_deck_per_round_decks_are_loads_of_one_shoe(journal):
