@@ -61,7 +61,7 @@ def pair_bet_odds(game: BaccaratGame, odds_key: str, wager_key: str, judge: Pair
 
 
 def pair_bet_odds_for(game: BaccaratGame, odds_key: str, wager_key: str, judge: PairJudge,
-                      composition: Mapping[Card, int], notes=()) -> BetOdds:
+                      composition: Mapping[Card, int], notes: tuple[str, ...] = ()) -> BetOdds:
     """A wager on one hand's first two cards, dealt from a shoe holding `composition` (card ->
     copies): every ordered pair of its physical cards, times the ways to fill the round's other
     four positions (the 6-card-prefix convention of `main_bets_for`)."""

@@ -102,7 +102,7 @@ def count_flags_of(cards: Iterable[Card], hand_size: int = 7) -> dict[int, int]:
     ranks = tuple(sorted(suits_of))
     copies = {value: len(suits) for value, suits in suits_of.items()}
     kings_queens = suits_of.get(KING, set()) & suits_of.get(QUEEN, set())
-    totals: Counter = Counter()
+    totals: Counter[int] = Counter()
     for wild in (False, True) if joker else (False,):
         naturals = hand_size - wild
         for multiset in _multisets(ranks, naturals, copies):
@@ -116,7 +116,7 @@ def count_flags_of(cards: Iterable[Card], hand_size: int = 7) -> dict[int, int]:
     return {flags: n for flags, n in totals.items() if n}
 
 
-def _move_flushes(totals: Counter, in_suit: tuple[int, ...], others: Mapping[int, int], naturals: int, wild: bool,
+def _move_flushes(totals: Counter[int], in_suit: tuple[int, ...], others: Mapping[int, int], naturals: int, wild: bool,
                   kq_elsewhere: int, times: int) -> None:
     """Move the hands whose flush suit holds the ranks `in_suit` from their rank flags to rank +
     suit flags. `others`: the cards of each rank in the other suits; `kq_elsewhere`: the other
@@ -143,7 +143,7 @@ def _move_flushes(totals: Counter, in_suit: tuple[int, ...], others: Mapping[int
                     totals[flags | plain] += ways
 
 
-def tally(counts: dict[int, int], classify) -> Counter:
+def tally(counts: Mapping[int, int], classify) -> Counter:
     """Fold flag counts into outcome counts with `classify(flags) -> outcome`."""
     out: Counter = Counter()
     for flags, n in counts.items():
