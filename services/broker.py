@@ -138,6 +138,7 @@ class BrokerLink:
         self.connected = threading.Event()
         self.stop_event = threading.Event()
         self._refusal: str | None = None
+        self.generation = 0  # connections made so far: a message id means something only within one
         self._thread: threading.Thread | None = None
         self.client = self._client(will, manual_ack, max_inflight)
 
@@ -223,6 +224,7 @@ class BrokerLink:
             return
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
+        self.generation += 1
         self.connected.set()
         if self.on_up is not None:
             self.on_up(bool(flags.session_present))
