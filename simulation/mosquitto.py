@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import os
+import pwd
 import shutil
 import signal
 import socket
@@ -122,6 +124,7 @@ class Mosquitto:
 
     def config_text(self) -> str:
         lines = [f"listener {self.port} 127.0.0.1",
+                 f"user {pwd.getpwuid(os.getuid()).pw_name}",  # as root it would switch to `mosquitto`, who cannot read our files
                  "persistence false",
                  "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
                  "max_queued_messages 0",  # unbounded: never drop a QoS 1 message for a slow pit
