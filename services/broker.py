@@ -90,9 +90,9 @@ class BrokerSettings:
             return file.read().strip()
 
 
-def tls_failure_words(error: BaseException) -> str:
+def tls_failure_words(error: BaseException | str) -> str:
     """What a TLS failure means for the operator."""
-    text = str(error)
+    text = error if isinstance(error, str) else str(error)
     if isinstance(error, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
         return f"we do not trust the broker's certificate ({getattr(error, 'verify_message', None) or text}): check ca"
     if any(word in text.lower() for word in ("unknown ca", "bad certificate", "certificate required",
@@ -137,7 +137,9 @@ class BrokerLink:
         self.subscriptions = tuple(subscriptions)
         self.connected = threading.Event()
         self.stop_event = threading.Event()
-        self._refusal: str | None = None
+        self._refusal: str | None = None  # the broker's CONNACK said no
+        self._closed: str | None = None  # the broker's DISCONNECT gave this reason
+        self._paho_error: str | None = None  # what paho logged when the socket failed (a TLS alert)
         self.generation = 0  # connections made so far: a message id means something only within one
         self._thread: threading.Thread | None = None
         self.client = self._client(will, manual_ack, max_inflight)
@@ -158,6 +160,7 @@ class BrokerLink:
             client.will_set(will[0], will[1], qos=1, retain=True)
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
+        client.on_log = self._logged
         return client
 
     # ------------------------------------------------------------------ the network thread
@@ -172,7 +175,7 @@ class BrokerLink:
         self.client._thread = threading.current_thread()
         wait, first = RETRY_MIN_S, True
         while not self.stop_event.is_set():
-            self._refusal = None
+            self._refusal = self._closed = self._paho_error = None
             problem = self._connect(first)
             first = False
             if problem is None:
@@ -183,7 +186,7 @@ class BrokerLink:
                         problem = tls_failure_words(error) if isinstance(error, ssl.SSLError) else str(error)
                         break
                     if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
-                        problem = self._refusal or f"connection lost ({mqtt.error_string(rc)})"
+                        problem = self._refusal or self._socket_error() or self._closed or f"connection lost ({mqtt.error_string(rc)})"
                         break
                 if self.connected.is_set():
                     wait = RETRY_MIN_S  # it was up: the next try comes quickly
@@ -230,8 +233,21 @@ class BrokerLink:
             self.on_up(bool(flags.session_present))
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any) -> None:
-        if reason is not None and not succeeded(reason) and self._refusal is None:
-            self._refusal = f"the broker closed the connection: {reason}"
+        if reason is not None and not succeeded(reason):
+            self._closed = f"the broker closed the connection: {reason}"
+
+    def _logged(self, client: mqtt.Client, userdata: Any, level: int, text: str) -> None:
+        if level == mqtt.MQTT_LOG_ERR:
+            self._paho_error = text
+
+    def _socket_error(self) -> str | None:
+        """A socket failure paho logged (it returns only "connection lost"), in words."""
+        text = self._paho_error
+        if text is None:
+            return None
+        if any(word in text.lower() for word in ("ssl", "tls", "certificate")):
+            return tls_failure_words(text)
+        return text
 
     # ------------------------------------------------------------------ from any thread
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> mqtt.MQTTMessageInfo:

@@ -18,6 +18,7 @@ no further than its window and says so every OUTAGE_LOG_EVERY_S.
 from __future__ import annotations
 
 import json
+import queue
 import sqlite3
 import threading
 import time
@@ -99,16 +100,36 @@ class Feed:
         log.info("feed_started", journal=self.config.journal.path, broker=self.link.settings.url,
                  topics=self.topics.topic("#"), cursor=self.window.acked.seq)
         self.link.start()
+        # The follower runs on a thread of its own and hands items over through a bounded
+        # queue: this thread wakes at least every 0.1 s for the cursor, status and replays,
+        # and a full window holds the follower back (it reads no further than it may send).
+        items: queue.Queue[Record | Link] = queue.Queue(maxsize=self.window.limit)
+        follower = threading.Thread(target=self._follow, args=(items, stop), name="follow", daemon=True)
+        follower.start()
         try:
-            for item in self.follower.items(stop):
+            while not stop.is_set():
+                try:
+                    item = items.get(timeout=0.1)
+                except queue.Empty:
+                    self._housekeeping()
+                    continue
                 if isinstance(item, Link):
                     self._daemon_link(item)
                 else:
                     self._send(item, stop)
                 self._housekeeping()
-            self._housekeeping()
         finally:
+            follower.join(5.0)
             self.close()
+
+    def _follow(self, items: queue.Queue, stop: threading.Event) -> None:
+        for item in self.follower.items(stop):
+            while not stop.is_set():
+                try:
+                    items.put(item, timeout=0.25)
+                    break
+                except queue.Full:
+                    continue
 
     def _send(self, record: Record, stop: threading.Event) -> None:
         while not self.window.wait_for_room(0.25):
