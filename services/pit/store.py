@@ -111,6 +111,8 @@ class PitStore:
         self.conn.executescript(SCHEMA)
         self.chains: dict[str, Chain] = {}
         self._in_batch = False
+        self._rows: dict[tuple[str, int], list] = {}  # this batch's new rows, written at commit (executemany:
+        # one statement a batch, so the network thread does not take the GIL from us at every row)
         self.duplicates = 0
         self._load_chains()
 
@@ -173,7 +175,7 @@ class PitStore:
             record = chain.pending.pop(chain.through + 1)
             checked = "bad_hash" if record.hash != record.expected_hash() else None
             state = self._check(table, chain, record, outcome) if checked is None else self._anchor(chain, record, outcome)
-            self.conn.execute("UPDATE records SET checked = ? WHERE table_id = ? AND seq = ?", (state, table, record.seq))
+            self._set_checked(table, record.seq, state)
         for alarm_id, (_, last) in list(chain.gaps.items()):
             if last <= chain.through:
                 del chain.gaps[alarm_id]
@@ -185,9 +187,18 @@ class PitStore:
         outcome.in_order.append(record)
         return "bad_hash"
 
+    def _set_checked(self, table: str, seq: int, state: str) -> None:
+        row = self._rows.get((table, seq))
+        if row is not None:
+            row[-1] = state
+        else:
+            self.conn.execute("UPDATE records SET checked = ? WHERE table_id = ? AND seq = ?", (state, table, seq))
+
     def _again(self, table: str, record: Record, outcome: Outcome) -> None:
         """A seq already stored: a redelivery (dropped) or a different record (alarm)."""
-        row = self.conn.execute(f"SELECT {COLUMNS} FROM records WHERE table_id = ? AND seq = ?", (table, record.seq)).fetchone()
+        batched = self._rows.get((table, record.seq))
+        row = tuple(batched[1:9]) if batched is not None else self.conn.execute(
+            f"SELECT {COLUMNS} FROM records WHERE table_id = ? AND seq = ?", (table, record.seq)).fetchone()
         if row is not None and Record(*row) == record:
             self.duplicates += 1
             return
@@ -205,13 +216,14 @@ class PitStore:
 
     def commit(self) -> None:
         if self._in_batch:
+            self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._rows.values())
+            self._rows.clear()
             self.conn.execute("COMMIT")
             self._in_batch = False
 
     def _insert(self, table: str, record: Record, checked: str) -> None:
-        self.conn.execute("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          (table, record.seq, record.at, record.mono_ns, record.kind, record.round, record.payload_text,
-                           record.prev_hash, record.hash, utc_now(), checked))
+        self._rows[(table, record.seq)] = [table, record.seq, record.at, record.mono_ns, record.kind, record.round,
+                                           record.payload_text, record.prev_hash, record.hash, utc_now(), checked]
 
     def _raise(self, table: str, seq: int, last: int, kind: str, detail: str, evidence: Any = None) -> Alarm:
         now = utc_now()
@@ -243,6 +255,7 @@ class PitStore:
         return first, (min(later) - 1 if later else chain.highest)
 
     def records(self, table: str, since: int = 0) -> Iterator[Record]:
+        self.commit()
         for row in self.conn.execute(f"SELECT {COLUMNS} FROM records WHERE table_id = ? AND seq > ? ORDER BY seq", (table, since)):
             yield Record(*row)
 

@@ -84,7 +84,8 @@ def test_recall_export_and_alarms_answer_from_the_database(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--broker", "mqtt://127.0.0.1:1883"], "mqtt:// sends everything in clear text"),
     (["--broker", "ftp://x"], "expected mqtts://host:port"),
-    (["--broker", "mqtts://localhost:8883", "--cert", "/nonexistent.pem", "--key", "/nonexistent.key"], "cert /nonexistent.pem: cannot read"),
+    (["--broker", "mqtts://localhost:8883", "--cert", "/nonexistent.pem", "--key", "/nonexistent.key"],
+     "cert /nonexistent.pem: cannot read"),
 ])
 def test_a_pit_that_cannot_connect_as_asked_says_why(tmp_path, args, message):
     done = pit_cli(*args, "--json", "--db", str(tmp_path / "pit.sqlite"))
