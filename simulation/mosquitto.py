@@ -28,6 +28,7 @@ from simulation.rig.processes import Child, RigError
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 START_WAIT_S = 10.0
+needs_mosquitto_reason = "mosquitto is not installed (.ci/setup installs it)"  # for the tests' skip marks
 
 
 def free_port() -> int:

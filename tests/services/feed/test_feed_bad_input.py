@@ -7,15 +7,16 @@ import json
 
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import needs_mosquitto
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from controller.config import ConfigError, config_from_dict
 from controller.journal import Journal
 from services.feed import Cursor, CursorError, Feed, FeedError, load_cursor, save_cursor
 from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, wait_until
+from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 from simulation.rig.config_file import toml_text
 
+needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason)
 WAIT = 30
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import needs_mosquitto
 
 from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, wait_until
+from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 
-pytestmark = [needs_mosquitto, pytest.mark.hil]
+pytestmark = [pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason), pytest.mark.hil]
 WAIT = 60
 
 

@@ -9,13 +9,14 @@ import sys
 
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import needs_mosquitto
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from controller.journal import Journal
 from services.pit import PitStore
 from simulation.floor import PitProcess, wait_until
+from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 
+needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason)
 WAIT = 30
 
 

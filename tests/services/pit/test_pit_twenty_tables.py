@@ -7,13 +7,13 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import needs_mosquitto
 
 from simulation.floor import FeedProcess, PitProcess, copy_journal, feed_section, journal_export, pit_export, wait_until
+from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 from simulation.rig import Rig
 from simulation.rig.config_file import toml_text
 
-pytestmark = [needs_mosquitto, pytest.mark.hil]
+pytestmark = [pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason), pytest.mark.hil]
 TABLES = 20
 TAMPERED, TAMPERED_SEQ = "t07", 40
 GAMES = ("fortune6", "fafa4", "paigow")

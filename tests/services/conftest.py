@@ -1,14 +1,12 @@
-"""The floor's tests run a real Mosquitto (Debian's `mosquitto`), started here on an
+"""Fixtures of the floor's tests (tests/services/feed, tests/services/pit): a real Mosquitto (Debian's `mosquitto`), started here on an
 ephemeral 127.0.0.1 port with a generated config, and real `tablectl feed`/`pit` processes;
 each is stopped by its PID at teardown and must be gone."""
 from __future__ import annotations
 
 import pytest
 
-from simulation.mosquitto import Mosquitto, mosquitto_path
+from simulation.mosquitto import Mosquitto
 from simulation.rig import Rig
-
-needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto is not installed (.ci/setup installs it)")
 
 
 @pytest.fixture
