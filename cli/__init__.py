@@ -22,6 +22,8 @@ COMMANDS = {
     "send": ("send", "send a command to the daemon (as the panel would)"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
+    "feed": ("feed", "send this table's journal to the floor's MQTT broker"),
+    "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
 }
 

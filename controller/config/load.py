@@ -175,8 +175,14 @@ def _cross_checks(sections, base_dir, problems):
     elif f7.player_dealer_seat is not None and f7.player_dealer_seat not in f7.player_dealer_seats:
         problems.append(("fortune7.player_dealer_seat",
                          f"expected one of player_dealer_seats {list(f7.player_dealer_seats)}, got {f7.player_dealer_seat}"))
+    feed = sections["feed"]
+    if feed.broker.startswith("mqtt://") and not feed.insecure:
+        problems.append(("feed.broker", "mqtt:// sends the table's records in clear text: use mqtts:// "
+                                        "or set feed.insecure = true (a lab only)"))
     if base_dir is None:
         return sections
+    files = ("ca", "client_cert", "client_key", "password_file", "state")
+    sections["feed"] = replace(feed, **{k: str(base_dir / getattr(feed, k)) for k in files if getattr(feed, k)})
     journal, control = sections["journal"], sections["control"]
     journal = replace(journal, path=str(base_dir / journal.path))
     if not Path(control.socket).is_absolute():

@@ -6,6 +6,7 @@ game (deck count, burn, seats) when the file is loaded. docs/configuration.md li
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 DEFAULT_CONFIG_PATH = "/etc/tablectl/tablectl.toml"
@@ -13,6 +14,7 @@ LOG_FORMATS = ("json", "console")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
+TOPIC_LEVEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the feed's site and table in MQTT topics
 GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
 
 
@@ -39,6 +41,32 @@ def one_of(*choices: str):
 
 def file_mode(value) -> str | None:
     return None if 0 <= value <= 0o777 else "a file mode such as 0o660"
+
+
+def topic_level(value) -> str | None:
+    """One MQTT topic level of ours (a site, a table): no wildcards, separators or spaces."""
+    return None if TOPIC_LEVEL.fullmatch(value) else "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
+def topic_prefix(value) -> str | None:
+    if value and all(TOPIC_LEVEL.fullmatch(level) for level in value.split("/")):
+        return None
+    return "topic levels of letters, digits, '.', '_' or '-' separated by '/' (no '+', '#', spaces or empty levels)"
+
+
+def broker_url(value) -> str | None:
+    """"" (no feed) or mqtts://host:port / mqtt://host:port."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    try:
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:
+        port_ok = False
+    if not value or (parts.scheme in ("mqtt", "mqtts") and parts.hostname and port_ok and parts.path in ("", "/")
+                     and not (parts.query or parts.fragment or parts.username)):
+        return None
+    return "mqtts://host:port (TLS) or mqtt://host:port"
 
 
 def socket_path(value) -> str | None:
@@ -106,10 +134,26 @@ class LogConfig:
     level: str = key("info", "the least severe level written", one_of(*LOG_LEVELS))
 
 
+@dataclass(frozen=True)
+class FeedConfig:
+    """`tablectl feed`: this table's journal to the floor's MQTT broker (docs/floor.md)."""
+    broker: str = key("", "the floor's broker: mqtts://host:port (TLS), or mqtt://host:port with insecure = true", broker_url)
+    ca: str = key("/etc/tablectl/feed/ca.pem", "the CA the broker's certificate must chain to (PEM)")
+    client_cert: str = key("/etc/tablectl/feed/client.pem", "this table's client certificate (PEM)")
+    client_key: str = key("/etc/tablectl/feed/client.key", "its private key (PEM; readable by the feed only)")
+    username: str = key("", "a login at the broker, if it asks for one")
+    password_file: str = key("", "a file holding that login's password")
+    site: str = key("site", "this casino or floor: one topic level", topic_level)
+    table: str = key("", "this table's id: one topic level (required by the feed)", lambda v: topic_level(v) if v else None)
+    prefix: str = key("tablectl", "the topics' prefix: PREFIX/SITE/TABLE/record ...", topic_prefix)
+    insecure: bool = key(False, "allow mqtt:// (clear text, no certificates): a lab only")
+    state: str = key("/var/lib/tablectl-feed/cursor.json", "the feed's cursor file (its own StateDirectory)")
+
+
 SECTIONS = {
     "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
-    "table": TableConfig, "log": LogConfig,
+    "table": TableConfig, "log": LogConfig, "feed": FeedConfig,
 }
 
 
@@ -125,6 +169,7 @@ class Config:
     fortune7: Fortune7Config = Fortune7Config()
     table: TableConfig = TableConfig()
     log: LogConfig = LogConfig()
+    feed: FeedConfig = FeedConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     @classmethod

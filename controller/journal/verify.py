@@ -48,6 +48,9 @@ def _problem(record, prev_seq: int, prev_hash: str) -> str | None:
     return None
 
 
+chain_problem = _problem  # the same check for one record at a time (the pit, as records arrive)
+
+
 def verify(path: str | os.PathLike) -> VerifyReport:
     """Check every record: seq without gaps, prev_hash = the previous record's hash, the hash
     recomputed from the record's own fields, a canonical JSON payload. Streams the file."""
