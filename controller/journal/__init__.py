@@ -13,11 +13,11 @@ from controller.journal.recall import DEFAULT_RECALL, last_rounds
 from controller.journal.records import GENESIS, JournalError, Record, canonical_json, record_hash
 from controller.journal.recovery import Recovery, ShoeState, recover, restart_records
 from controller.journal.rounds import CardSeen, RoundView, fold_rounds
-from controller.journal.store import SYNC_MODES, Journal, JournalBusy, iter_records, open_readonly
+from controller.journal.store import SYNC_MODES, Journal, JournalBusy, JournalFull, iter_records, open_readonly
 from controller.journal.verify import VerifyReport, verify
 
 __all__ = [
-    "CardSeen", "DEFAULT_RECALL", "GENESIS", "Journal", "JournalBusy", "JournalError", "Record", "Recovery",
+    "CardSeen", "DEFAULT_RECALL", "GENESIS", "Journal", "JournalBusy", "JournalError", "JournalFull", "Record", "Recovery",
     "RoundView", "SYNC_MODES", "ShoeState", "VerifyReport", "canonical_json", "export_jsonl",
     "fold_rounds", "iter_records", "last_rounds", "open_readonly", "record_hash", "recover", "restart_records", "verify",
 ]

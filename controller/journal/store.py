@@ -29,7 +29,7 @@ from controller.journal.records import (
 
 SCHEMA_VERSION = 1
 _INSERT = "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_FULL = 5, 6, 13
 _SCHEMA = """
 CREATE TABLE records (
     seq INTEGER PRIMARY KEY,
@@ -61,6 +61,17 @@ AUTOCHECKPOINT_PAGES = 10000
 class JournalBusy(JournalError):
     """Another connection held the journal's write lock longer than SQLite's busy timeout;
     nothing was written, the same append may be tried again."""
+
+
+class JournalFull(JournalError):
+    """The disk (or SQLite's max_page_count) is full: nothing of the append was written, the
+    chain is as it was, and the same append may be tried again once space is freed."""
+
+
+def _sqlite_code(error: sqlite3.Error) -> int | None:
+    """The primary result code (SQLITE_FULL, SQLITE_BUSY, ...), without the extended bits."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
 
 
 _second: tuple[int, str] = (-1, "")  # (a second since the epoch, its "YYYY-MM-DDTHH:MM:SS")
@@ -146,6 +157,7 @@ class Journal:
         return fd
 
     def _connect(self) -> sqlite3.Connection:
+        conn = None
         try:
             conn = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one INSERT = one commit
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -154,8 +166,12 @@ class Journal:
             conn.execute("PRAGMA synchronous=" + ("FULL" if self.sync == "always" else "NORMAL"))
             conn.execute(f"PRAGMA wal_autocheckpoint={int(self._autocheckpoint)}")
             _check_schema(conn, self.path, create=True)
-        except sqlite3.DatabaseError as error:
-            raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
+        except (sqlite3.DatabaseError, JournalError) as error:
+            if conn is not None:
+                conn.close()
+            if isinstance(error, JournalError):
+                raise
+            raise self._failure(error, "cannot open the journal") from None
         return conn
 
     def append(self, kind: str, payload: Mapping[str, Any] | None = None, round: int | None = None,
@@ -193,17 +209,29 @@ class Journal:
                         self._conn.executemany(_INSERT, rows)
                         self._conn.execute("COMMIT")
                     except BaseException:
-                        self._conn.execute("ROLLBACK")
+                        # SQLite has already rolled back after some errors (SQLITE_FULL):
+                        # a second ROLLBACK would fail and hide the real reason.
+                        if self._conn.in_transaction:
+                            self._conn.execute("ROLLBACK")
                         raise
             finally:
                 if fsync_now:
                     self._conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as error:
             what = f"{rows[0][3]} record {rows[0][0]}" + (f" (and {len(rows) - 1} more)" if len(rows) > 1 else "")
-            busy = getattr(error, "sqlite_errorcode", None) in (_SQLITE_BUSY, _SQLITE_LOCKED)
-            raise (JournalBusy if busy else JournalError)(f"{self.path}: cannot append {what}: {error}") from None
+            raise self._failure(error, f"cannot append {what}") from None
         self.head_seq, self.head_hash = rows[-1][0], rows[-1][-1]
         return [record_from_row(row) for row in rows]
+
+    def _failure(self, error: sqlite3.Error, doing: str) -> JournalError:
+        """The JournalError (or subclass) an SQLite error while `doing` something stands for."""
+        code = _sqlite_code(error)
+        if code == _SQLITE_FULL:
+            return JournalFull(f"{self.path}: the disk is full: {doing} (nothing of it was written, "
+                               f"the journal is intact; try again once space is freed: {error})")
+        if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
+            return JournalBusy(f"{self.path}: {doing}: {error}")
+        return JournalError(f"{self.path}: {doing}: {error}")
 
     def _row(self, seq: int, prev_hash: str, kind: str, payload: Mapping[str, Any] | None, round: int | None) -> tuple:
         if not isinstance(kind, str) or not kind:
@@ -227,7 +255,7 @@ class Journal:
         try:
             _, frames, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error as error:
-            raise JournalError(f"{self.path}: checkpoint failed: {error}") from None
+            raise self._failure(error, "checkpoint failed") from None
         return frames, copied
 
     def records(self, since: int = 0) -> Iterator[Record]:
