@@ -1,7 +1,9 @@
 """`tablectl journal verify|export|recovery [--journal PATH | --config FILE]`
 
   verify              check the hash chain; exit 0 intact, 1 with the first broken record
-  export [--json]     every record as JSON Lines (one object a line) on stdout; --since SEQ
+  export [--json]     every record as JSON Lines (one object a line) on stdout; --since SEQ.
+                      A record that cannot be exported is named on stderr and left out, a
+                      damaged file is exported as far as it can be read: exit 1 then.
   recovery            what a restart would find: last round, interrupted round, shoe state
 """
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from cli.common import Parser
 from cli.paths import add_location_options, journal_path, run_reporting
 from controller.journal import JournalError, export_jsonl, recover, verify
+from controller.journal.scan import Unreadable
 
 
 def _parser() -> Parser:
@@ -37,10 +40,27 @@ def _main(argv) -> int:
         print(json.dumps(report.to_json()) if args.json else f"{path}: {report}")
         return 0 if report.ok else 1
     if args.action == "export":
-        export_jsonl(path, sys.stdout, since=args.since)
-        return 0
+        return _export(path, args.since)
     print(json.dumps(recover(path).to_json(), ensure_ascii=False))
     return 0
+
+
+def _export(path: str, since: int) -> int:
+    problems: list[Unreadable] = []
+
+    def problem(item: Unreadable) -> None:
+        sys.stdout.flush()  # the records before it first, when both go to one terminal
+        problems.append(item)
+        what = item.reason if item.file_damage else f"record {item.seq} not exported: {item.reason}"
+        print(f"tablectl journal: {what}", file=sys.stderr)
+
+    count = export_jsonl(path, sys.stdout, since=since, on_problem=problem)
+    if not problems:
+        return 0
+    sys.stdout.flush()
+    print(f"tablectl journal: {count} records exported; not exported: {', '.join(p.records() for p in problems)}",
+          file=sys.stderr)
+    return 1
 
 
 def main(argv) -> int:
