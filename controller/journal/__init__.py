@@ -9,11 +9,12 @@
 See docs/journal.md for the record kinds and the hash formula.
 """
 from controller.journal.export import export_jsonl
+from controller.journal.readonly import open_readonly
 from controller.journal.recall import DEFAULT_RECALL, last_rounds
 from controller.journal.records import GENESIS, JournalError, Record, canonical_json, record_hash
 from controller.journal.recovery import Recovery, ShoeState, recover, restart_records
 from controller.journal.rounds import CardSeen, RoundView, fold_rounds
-from controller.journal.store import SYNC_MODES, Journal, JournalBusy, JournalFull, iter_records, open_readonly
+from controller.journal.store import SYNC_MODES, Journal, JournalBusy, JournalFull, iter_records
 from controller.journal.verify import VerifyReport, verify
 
 __all__ = [

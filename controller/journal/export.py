@@ -6,9 +6,9 @@ import os
 from collections.abc import Callable
 from typing import TextIO
 
+from controller.journal.readonly import open_for_scan
 from controller.journal.records import DamagedRecord
 from controller.journal.scan import Unreadable, scan
-from controller.journal.store import open_for_scan
 
 
 def export_jsonl(path: str | os.PathLike, out: TextIO, since: int = 0,
@@ -34,6 +34,7 @@ def export_jsonl(path: str | os.PathLike, out: TextIO, since: int = 0,
             if on_problem is None:
                 raise DamagedRecord(item.seq, item.reason)
             on_problem(item)
+        conn.check_unchanged()
     finally:
         conn.close()
     return count

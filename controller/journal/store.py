@@ -12,7 +12,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,19 +19,16 @@ from typing import Any
 from controller.journal.records import (
     COLUMNS,
     GENESIS,
-    DamagedRecord,
     JournalError,
     Record,
     canonical_json,
     record_from_row,
     record_hash,
 )
-from controller.journal.scan import first_damage
 
 SCHEMA_VERSION = 1
 _INSERT = "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_CORRUPT, _SQLITE_FULL = 5, 6, 11, 13
-VERIFY_HINT = "`tablectl journal verify` names the damage"
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_FULL = 5, 6, 13
 _SCHEMA = """
 CREATE TABLE records (
     seq INTEGER PRIMARY KEY,
@@ -71,7 +67,7 @@ class JournalFull(JournalError):
     chain is as it was, and the same append may be tried again once space is freed."""
 
 
-def _sqlite_code(error: sqlite3.Error) -> int | None:
+def sqlite_code(error: sqlite3.Error) -> int | None:
     """The primary result code (SQLITE_FULL, SQLITE_BUSY, ...), without the extended bits."""
     code = getattr(error, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
@@ -92,7 +88,7 @@ def _utc_now() -> str:
     return f"{cached[1]}.{fraction:06d}Z"
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
+def check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if version == 0 and not tables and create:
@@ -101,57 +97,6 @@ def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None
         raise JournalError(f"{path}: journal format {version} is newer than this tablectl reads ({SCHEMA_VERSION})")
     elif version != SCHEMA_VERSION or "records" not in tables:
         raise JournalError(f"{path}: not a tablectl journal (no records table of format {SCHEMA_VERSION})")
-
-
-def open_readonly(path: str | os.PathLike, *, tolerate_damage: bool = False) -> sqlite3.Connection:
-    """A read-only connection for readers in any process; JournalError if it is not a journal.
-    tolerate_damage: also open a file shorter than its header says (truncated), to read what
-    is left of it (SQLite's writable_schema, on a connection that cannot write)."""
-    path = Path(path)
-    if not path.is_file():
-        raise JournalError(f"no journal at {path}")
-    conn = None
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        if tolerate_damage:
-            conn.execute("PRAGMA writable_schema = ON")
-        _check_schema(conn, path, create=False)
-    except (sqlite3.DatabaseError, JournalError) as error:
-        if conn is not None:
-            conn.close()
-        if isinstance(error, JournalError):
-            raise
-        failure = JournalError(f"{path}: cannot read the journal: {error}")
-        failure.sqlite_code = _sqlite_code(error)  # type: ignore[attr-defined]
-        raise failure from None
-    return conn
-
-
-def open_for_scan(path: str | os.PathLike) -> tuple[sqlite3.Connection, str | None, int | None]:
-    """(connection, None, size) or, for a damaged (truncated) file, a tolerant connection and
-    the error a plain open gave: `scan` then reports how far the file can be read. `size`:
-    the bytes the file's header says it holds (None if it cannot be read)."""
-    try:
-        conn, damage = open_readonly(path), None
-    except JournalError as error:
-        if getattr(error, "sqlite_code", None) != _SQLITE_CORRUPT:
-            raise
-        conn, damage = open_readonly(path, tolerate_damage=True), str(error).rsplit(": ", 1)[-1]
-    return conn, damage, _header_bytes(Path(path))
-
-
-def _header_bytes(path: Path) -> int | None:
-    """Page size x page count from the database header (bytes 16-17 and 28-31)."""
-    try:
-        with open(path, "rb") as file:
-            header = file.read(32)
-    except OSError:
-        return None
-    if len(header) < 32:
-        return None
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    return page_size * int.from_bytes(header[28:32], "big")
 
 
 def iter_records(conn: sqlite3.Connection, since: int = 0, until: int | None = None) -> Iterator[Record]:
@@ -206,7 +151,7 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot use WAL mode (got {mode!r})")
             conn.execute("PRAGMA synchronous=" + ("FULL" if self.sync == "always" else "NORMAL"))
             conn.execute(f"PRAGMA wal_autocheckpoint={int(self._autocheckpoint)}")
-            _check_schema(conn, self.path, create=True)
+            check_schema(conn, self.path, create=True)
         except (sqlite3.DatabaseError, JournalError) as error:
             if conn is not None:
                 conn.close()
@@ -266,7 +211,7 @@ class Journal:
 
     def _failure(self, error: sqlite3.Error, doing: str) -> JournalError:
         """The JournalError (or subclass) an SQLite error while `doing` something stands for."""
-        code = _sqlite_code(error)
+        code = sqlite_code(error)
         if code == _SQLITE_FULL:
             return JournalFull(f"{self.path}: the disk is full: {doing} (nothing of it was written, "
                                f"the journal is intact; try again once space is freed: {error})")
@@ -329,29 +274,3 @@ def _round_of(kind: str, payload: Mapping[str, Any], round: int | None) -> int |
     if round is not None and (type(round) is not int or round < 1):
         raise JournalError(f"{kind} record: round must be a positive integer, got {round!r}")
     return round
-
-
-@contextmanager
-def reading(source: Journal | str | os.PathLike) -> Iterator[sqlite3.Connection]:
-    """A connection to read from: the writer's own (in its thread) or a read-only one to a
-    path, closed afterwards. On a path, a damaged record or file becomes a JournalError that
-    names the record where it can."""
-    if isinstance(source, Journal):
-        yield source.connection
-        return
-    try:
-        conn = open_readonly(source)
-    except JournalError as error:
-        if getattr(error, "sqlite_code", None) is None:  # no journal there, not a journal
-            raise
-        raise JournalError(f"{error}; {VERIFY_HINT}") from None
-    try:
-        yield conn
-    except DamagedRecord as error:
-        raise JournalError(f"{source}: {error}; {VERIFY_HINT}") from None
-    except sqlite3.DatabaseError as error:
-        found = first_damage(conn) if isinstance(error, sqlite3.OperationalError) else None
-        where = f"record {found.seq}: {found.reason}" if found and not found.file_damage else f"cannot read the journal: {error}"
-        raise JournalError(f"{source}: {where}; {VERIFY_HINT}") from None
-    finally:
-        conn.close()

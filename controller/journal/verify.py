@@ -5,9 +5,9 @@ import json
 import os
 from dataclasses import dataclass
 
+from controller.journal.readonly import open_for_scan
 from controller.journal.records import GENESIS, Record, canonical_json
 from controller.journal.scan import Unreadable, scan
-from controller.journal.store import open_for_scan
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,9 @@ def verify(path: str | os.PathLike) -> VerifyReport:
     damaged file (truncated) is the first broken record, named with what is wrong."""
     conn, damage, size = open_for_scan(path)
     try:
-        return verify_chain(scan(conn, 0, damage, size))
+        report = verify_chain(scan(conn, 0, damage, size))
+        conn.check_unchanged()
+        return report
     finally:
         conn.close()
 
