@@ -89,7 +89,7 @@ def _connect(path: Path, *, immutable: bool, tolerate_damage: bool) -> ReadConne
     try:
         if tolerate_damage:  # read a file shorter than its header says (the connection cannot write)
             conn.execute("PRAGMA writable_schema = ON")
-        check_schema(conn, path, create=False)
+        check_schema(conn, path)
     except BaseException:
         conn.close()
         raise

@@ -18,6 +18,7 @@ class VerifyReport:
     head_hash: str  # its hash: note it down elsewhere to detect a truncated tail later
     broken_seq: int | None = None
     reason: str | None = None
+    file_damage: bool = False  # the file could not be read there (rather than a record being wrong)
 
     def to_json(self) -> dict:
         return {
@@ -72,7 +73,7 @@ def verify_chain(items, since: int = 0, since_hash: str = GENESIS) -> VerifyRepo
         if isinstance(item, Unreadable):
             if item.file_damage:
                 checked -= 1  # nothing was read there: no record was checked
-            return VerifyReport(False, checked, prev_seq, prev_hash, item.seq, item.reason)
+            return VerifyReport(False, checked, prev_seq, prev_hash, item.seq, item.reason, item.file_damage)
         reason = link_problem(item, prev_seq, prev_hash)
         if reason is not None:
             return VerifyReport(False, checked, prev_seq, prev_hash, item.seq, reason)

@@ -1,7 +1,10 @@
-"""`tablectl journal verify|export` and `recall` on damaged files, run as processes (so a
-traceback would show on stderr): bytes that are not UTF-8 in a record, columns of the wrong
-type, a payload that is not JSON, and files truncated at several points. Each names the
-record, or says what is readable and where it ends; none prints a traceback."""
+"""`tablectl journal verify|export` and `recall` on damaged files, through the command
+dispatcher (an exception escaping it fails the test; one case runs as a real process, so a
+traceback would show on its stderr): bytes that are not UTF-8 in a record, columns of the
+wrong type, a payload that is not JSON, and files truncated at several points. Each names the
+record, or says what is readable and where it ends."""
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -11,6 +14,7 @@ import sys
 
 import pytest
 
+from cli import main
 from controller.journal import Journal, JournalError, export_jsonl, verify
 
 RECORDS = 3000  # enough pages that a cut lands inside the records table
@@ -36,7 +40,18 @@ def copy(pristine, tmp_path):
 
 
 def tablectl(*argv) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli", *map(str, argv)], capture_output=True, text=True, timeout=120)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(arg) for arg in argv])
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
+def test_a_real_process_prints_no_traceback(copy):
+    tamper(copy, "UPDATE records SET payload = CAST(X'7b226e223a22ff227d' AS TEXT) WHERE seq = 5")
+    for argv in (["journal", "verify"], ["journal", "export"], ["recall"]):
+        done = subprocess.run([sys.executable, "-m", "cli", *argv, "--journal", str(copy)],
+                              capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in done.stderr and done.returncode == (0 if argv == ["recall"] else 1), done.stderr
 
 
 def tamper(path, sql, *args):

@@ -14,7 +14,7 @@ import tempfile
 
 import pytest
 
-from controller.journal import Journal, JournalError, JournalFull, verify
+from controller.journal import Journal, JournalError, JournalFull, read_anchor, verify
 
 PAD = "x" * 1500  # a record bigger than a card's, so the disk fills in a few appends
 
@@ -103,3 +103,20 @@ def test_sqlite_max_page_count(tmp_path, batch):
         journal.connection.execute(f"PRAGMA max_page_count = {pages + 2}")
         check_full_then_retry(journal, path, batch,
                               lambda: journal.connection.execute("PRAGMA max_page_count = 1000000"))
+
+
+def test_an_anchor_on_a_full_filesystem_keeps_the_previous_one(small_disk):
+    path = os.path.join(small_disk, "journal.sqlite")
+    with Journal(path) as journal:
+        journal.append("daemon_started", {})
+        before = journal.anchor()
+        journal.append("card", {"n": 1})
+        filler = fill(small_disk)
+        with pytest.raises(JournalFull, match=r"journal.sqlite.anchor: the disk is full: cannot write the anchor of record 2 "
+                                              r"\(the previous anchor stays; try again once space is freed\)"):
+            journal.anchor()
+        assert read_anchor(path) == before
+        assert sorted(os.listdir(small_disk)) == ["filler", "journal.sqlite", "journal.sqlite-shm", "journal.sqlite-wal",
+                                                 "journal.sqlite.anchor"]
+        os.unlink(filler)
+        assert journal.anchor().seq == 2 and read_anchor(path).seq == 2
