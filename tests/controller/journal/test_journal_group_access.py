@@ -89,6 +89,7 @@ class Daemon:
         def body(write: int) -> None:
             journal = Journal(path)
             write_history(journal)
+            journal.anchor()
             os.write(write, b"ready\n")
             signal.sigwait([signal.SIGTERM])
             journal.close()
@@ -122,6 +123,7 @@ def warm_imports(tmp_path_factory):
     with Journal(path) as journal:
         write_history(journal)
     for argv in (["recall", "--journal", str(path)], ["journal", "verify", "--journal", str(path)],
+                 ["journal", "check", "--journal", str(path)],
                  ["recall", "--journal", str(path.parent / "absent.sqlite")]):
         saved = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = io.StringIO()
@@ -157,13 +159,15 @@ def member_reads(path: str) -> None:
     assert len(out.split("\nround ")) == 4
     code, out, err = as_member("journal", "verify", "--journal", path)
     assert (code, err) == (0, "") and out.startswith(f"{path}: ok: 26 records, chain intact; head 26 ")
+    code, out, err = as_member("journal", "check", "--journal", path)
+    assert (code, err) == (0, "") and out.startswith(f"{path}: ok: anchored at record 26; 0 records checked; head 26 ")
 
 
 def test_while_the_daemon_runs(state_dir):
     path = f"{state_dir}/journal.sqlite"
     daemon = Daemon(path)
     try:
-        tablectl_files = {"journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"}
+        tablectl_files = {"journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm", "journal.sqlite.anchor"}
         assert set(files(state_dir)) == tablectl_files
         assert all(mode == (0o640, OWNER, GROUP) for mode in files(state_dir).values())
         member_reads(path)
@@ -176,16 +180,17 @@ def test_after_the_daemon_stopped(state_dir):
     -shm file, which the member may not create in the daemon's 0750 directory)."""
     path = f"{state_dir}/journal.sqlite"
     Daemon(path).stop()
-    assert files(state_dir) == {"journal.sqlite": (0o640, OWNER, GROUP)}  # SQLite removed -wal and -shm
+    left = {"journal.sqlite": (0o640, OWNER, GROUP), "journal.sqlite.anchor": (0o640, OWNER, GROUP)}
+    assert files(state_dir) == left  # SQLite removed -wal and -shm
     member_reads(path)
-    assert files(state_dir) == {"journal.sqlite": (0o640, OWNER, GROUP)}  # the reader left nothing behind
+    assert files(state_dir) == left  # the reader left nothing behind
 
 
 def test_after_the_daemon_was_killed(state_dir):
     """-wal and -shm are left behind; the records still only in the WAL are read too."""
     path = f"{state_dir}/journal.sqlite"
     Daemon(path).kill()
-    assert set(files(state_dir)) == {"journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"}
+    assert set(files(state_dir)) == {"journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm", "journal.sqlite.anchor"}
     member_reads(path)
 
 
