@@ -14,6 +14,7 @@ import sys
 
 import pytest
 from journal_history import write_history
+from tampering import rehash_from, tamper
 
 from controller.journal import (
     GENESIS,
@@ -23,7 +24,6 @@ from controller.journal import (
     anchor_path,
     check_journal,
     read_anchor,
-    record_hash,
     verify,
 )
 
@@ -40,29 +40,6 @@ def anchored(journal_path):
         for n in range(6):  # ...and write 6 more after the anchor
             journal.append("card", {"round": 4, "card": "9s", "n": n})
     return journal_path
-
-
-def tamper(path, sql, *args):
-    conn = sqlite3.connect(path)
-    conn.execute(sql, args)
-    conn.commit()
-    conn.close()
-
-
-def rehash_from(path, first):
-    """A careful forger: recompute every hash from `first` on, so the chain itself verifies."""
-    conn = sqlite3.connect(path)
-    prev = conn.execute("SELECT hash FROM records WHERE seq = ?", (first - 1,)).fetchone()
-    prev = prev[0] if prev else GENESIS
-    for seq, at, mono, kind, rnd, payload in conn.execute(
-            "SELECT seq, at, mono_ns, kind, round, payload FROM records WHERE seq >= ? ORDER BY seq", (first,)).fetchall():
-        digest = record_hash(prev, seq, at, mono, kind, rnd, payload)
-        conn.execute("UPDATE records SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, digest, seq))
-        prev = digest
-    conn.commit()
-    conn.close()
-
-
 # ---------------------------------------------------------------- the anchor file
 
 def test_anchor_names_the_head_and_the_chain(journal, journal_path):

@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from tampering import tamper
 
 from cli import main
 from controller.journal import Journal, JournalError, export_jsonl, verify
@@ -52,14 +53,6 @@ def test_a_real_process_prints_no_traceback(copy):
         done = subprocess.run([sys.executable, "-m", "cli", *argv, "--journal", str(copy)],
                               capture_output=True, text=True, timeout=120)
         assert "Traceback" not in done.stderr and done.returncode == (0 if argv == ["recall"] else 1), done.stderr
-
-
-def tamper(path, sql, *args):
-    conn = sqlite3.connect(path)
-    conn.execute(sql, args)
-    conn.commit()
-    conn.close()
-
 
 NOT_UTF8 = [  # column, SQL value, what verify says of it
     ("payload", "CAST(X'7b226e223a22ff227d' AS TEXT)", "its payload is not UTF-8 text (byte 0xff at offset 6)"),
