@@ -101,7 +101,8 @@ def _record(conn: sqlite3.Connection, seq: int) -> Record | None:
     return None if row is None or column_problem(row) is not None else Record(*row)
 
 
-def _check(conn, name: str, anchor: Anchor | None, damage: str | None, file_bytes: int | None) -> StartupCheck:
+def _check(conn: sqlite3.Connection, name: str, anchor: Anchor | None, damage: str | None,
+           file_bytes: int | None) -> StartupCheck:
     since, since_hash = 0, GENESIS
     if anchor is not None and anchor.seq > 0:
         found = _anchored(conn, name, anchor)
@@ -110,8 +111,8 @@ def _check(conn, name: str, anchor: Anchor | None, damage: str | None, file_byte
         since, since_hash = anchor.seq, anchor.hash
     report = verify_chain(scan(conn, since, damage, file_bytes), since, since_hash)
     if not report.ok:
-        return _broken(name, anchor, "damaged" if report.file_damage else "broken_chain", report.reason, report.head_seq, report.head_hash,
-                       report.broken_seq, report.records)
+        return _broken(name, anchor, "damaged" if report.file_damage else "broken_chain", report.reason or "",
+                       report.head_seq, report.head_hash, report.broken_seq, report.records)
     count, lowest = conn.execute("SELECT COUNT(*), MIN(seq) FROM records").fetchone()
     if count != report.head_seq or (count and lowest != 1):
         return _broken(name, anchor, "deleted", f"{report.head_seq - count} records are missing (the journal holds "
@@ -120,7 +121,7 @@ def _check(conn, name: str, anchor: Anchor | None, damage: str | None, file_byte
     return StartupCheck(True, name, anchor, report.head_seq, report.head_hash, report.records)
 
 
-def _anchored(conn, name: str, anchor: Anchor) -> StartupCheck | None:
+def _anchored(conn: sqlite3.Connection, name: str, anchor: Anchor) -> StartupCheck | None:
     """A StartupCheck if the anchored record or the chain's first record is not as anchored."""
     first, record = _record(conn, 1), _record(conn, anchor.seq)
     if first is not None and first.hash != anchor.first_hash:
