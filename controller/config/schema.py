@@ -6,6 +6,7 @@ game (deck count, burn, seats) when the file is loaded. docs/configuration.md li
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -23,8 +24,13 @@ def key(default, doc: str, check=None, octal_text: bool = False):
     return field(default=default, metadata={"doc": doc, "check": check, "octal_text": octal_text})
 
 
-def positive(value) -> str | None:
-    return None if value > 0 else "a number greater than 0"
+def seconds(low: float, high: float):
+    """A duration: finite and within [low, high] (inf, nan, negatives and absurd values are
+    refused). The range is kept on the check: docs/configuration.md states it (tested)."""
+    def check(value) -> str | None:
+        return None if math.isfinite(value) and low <= value <= high else f"a number of seconds from {low:g} to {high:g}"
+    check.range_text = f"{low:g} to {high:g} s"  # type: ignore[attr-defined]
+    return check
 
 
 def at_least(low: int):
@@ -69,6 +75,16 @@ def broker_url(value) -> str | None:
     return "mqtts://host:port (TLS) or mqtt://host:port"
 
 
+def socket_mode(value) -> str | None:
+    """Connecting to a Unix socket needs write access to it: o+w would open the table's
+    commands to every local user."""
+    if (expected := file_mode(value)) is not None:
+        return expected
+    if value & 0o002:
+        return "a mode that gives others no write access (such as 0660): with it any local user could command the table"
+    return None
+
+
 def socket_path(value) -> str | None:
     size = len(value.encode())
     return None if 0 < size <= UNIX_PATH_MAX else f"a Unix socket path of 1-{UNIX_PATH_MAX} bytes (this one is {size})"
@@ -83,11 +99,11 @@ class DevicesConfig:
 
 @dataclass(frozen=True)
 class TimeoutsConfig:
-    card_timeout_s: float = key(30.0, "no card within this many seconds while a card is due = a missing card", positive)
-    reconnect_min_s: float = key(0.2, "first wait before reopening a lost device; doubles each try", positive)
-    reconnect_max_s: float = key(5.0, "longest wait between reopen attempts", positive)
-    ack_timeout_s: float = key(0.25, "a frame not acknowledged within this is sent again", positive)
-    heartbeat_interval_s: float = key(1.0, "how often each device link is checked with a heartbeat", positive)
+    card_timeout_s: float = key(30.0, "no card within this many seconds while a card is due = a missing card", seconds(1, 600))
+    reconnect_min_s: float = key(0.2, "first wait before reopening a lost device; doubles each try", seconds(0.01, 60))
+    reconnect_max_s: float = key(5.0, "longest wait between reopen attempts", seconds(0.01, 600))
+    ack_timeout_s: float = key(0.25, "a frame not acknowledged within this is sent again", seconds(0.01, 10))
+    heartbeat_interval_s: float = key(1.0, "how often each device link is checked with a heartbeat", seconds(0.1, 60))
 
 
 @dataclass(frozen=True)
@@ -100,9 +116,10 @@ class JournalConfig:
 @dataclass(frozen=True)
 class ControlConfig:
     socket: str = key("/run/tablectl/control.sock", "the local control socket (no network listener exists)", socket_path)
-    mode: int = key(0o660, "the socket's file mode (0o660 or \"0660\"): owner and group may connect", file_mode, octal_text=True)
+    mode: int = key(0o660, "the socket's file mode (0o660 or \"0660\"): owner and group may connect; others never", socket_mode,
+                    octal_text=True)
     client_buffer_bytes: int = key(262144, "a client that falls this far behind the event stream is dropped", at_least(4096))
-    reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", positive)
+    reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", seconds(0.1, 300))
 
 
 @dataclass(frozen=True)

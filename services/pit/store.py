@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from controller.journal import GENESIS, Record, canonical_json
-from controller.journal.verify import chain_problem
+from controller.journal.verify import link_problem
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -160,7 +160,7 @@ class PitStore:
 
     def _check(self, table: str, chain: Chain, record: Record, outcome: Outcome) -> str:
         """Check `record` (seq = through + 1) against the chain; it becomes the chain's head."""
-        problem = chain_problem(record, chain.through, chain.through_hash)
+        problem = link_problem(record, chain.through, chain.through_hash)
         chain.through, chain.through_hash = record.seq, record.hash
         outcome.in_order.append(record)
         if problem is None:

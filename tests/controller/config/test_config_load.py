@@ -99,7 +99,7 @@ BAD = [
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
     ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "
      "use serial://, usb:// or a path"),
-    ("[timeouts]\ncard_timeout_s = -1", "timeouts.card_timeout_s: expected a number greater than 0, got -1 (an integer)"),
+    ("[timeouts]\ncard_timeout_s = -1", "timeouts.card_timeout_s: expected a number of seconds from 1 to 600, got -1 (an integer)"),
     ('[timeouts]\nack_timeout_s = "fast"', "timeouts.ack_timeout_s: expected a number, got 'fast' (a string)"),
     ("[timeouts]\nreconnect_min_s = 2\nreconnect_max_s = 1",
      "timeouts.reconnect_max_s: expected at least reconnect_min_s (2.0), got 1.0"),
