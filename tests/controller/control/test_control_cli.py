@@ -8,9 +8,10 @@ import threading
 import pytest
 
 from cli import main
+from cli.send import VOID_HINT
 from cli.watch import event_text
 
-SENDABLE = "place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
+SENDABLE = "status, place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
 
 
 def run(capsys, *argv):
@@ -21,7 +22,7 @@ def run(capsys, *argv):
 
 def test_status_prints_the_state(capsys, server, sock_path):
     code, out, err = run(capsys, "status", "--socket", sock_path)
-    assert (code, out, err) == (0, "state: betting\nround: 12\nthread: fake-loop\n", "")
+    assert (code, out, err) == (0, "state       betting\nround       12\nthread      fake-loop\n", "")
     code, out, _ = run(capsys, "status", "--socket", sock_path, "--json")
     assert json.loads(out) == {"id": 1, "ok": True, "state": "betting", "round": 12, "thread": "fake-loop"}
 
@@ -52,8 +53,19 @@ def test_send_passes_typed_commands_to_the_loop(capsys, server, sock_path, loop,
 
 
 def test_a_refused_command_exits_1_with_the_daemons_reason(capsys, server, sock_path):
-    code, out, err = run(capsys, "send", "void", "--reason", "refuse", "--socket", sock_path)
+    code, out, err = run(capsys, "send", "void", "kind=misread", "--reason", "refuse", "--socket", sock_path)
     assert (code, out, err) == (1, "", "tablectl send: the supervisor key is off (void needs it)\n")
+
+
+def test_a_refused_void_without_a_kind_says_how_to_name_one(capsys, server, sock_path):
+    code, out, err = run(capsys, "send", "void", "--reason", "refuse", "--socket", sock_path)
+    assert (code, out) == (1, "")
+    assert err == f"tablectl send: the supervisor key is off (void needs it)\ntablectl send: {VOID_HINT}\n"
+    assert "kind=order_altered" in VOID_HINT and "misread" in VOID_HINT
+
+
+def test_send_status_is_status(capsys, server, sock_path):
+    assert run(capsys, "send", "status", "--socket", sock_path) == run(capsys, "status", "--socket", sock_path)
 
 
 @pytest.mark.parametrize("argv, message", [
