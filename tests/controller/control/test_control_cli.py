@@ -109,7 +109,7 @@ def test_watch_prints_events_as_they_come(server, sock_path, loop):
     assert watch.returncode == 0 and err == "" and len(lines) == 3
     assert lines[0].split("  ")[1:] == ["card", "round=12", "card=As", "hand=player"]
     assert lines[1].endswith('winner=banker  bets={"banker":{"result":"win","pays":"1:1"}}')
-    assert lines[2].split("  ")[1:] == ["void", "round=13", "clause=fortune6 §5.1"]
+    assert lines[2].split("  ")[1:] == ["void", "round=13", "clause=fortune6 §5.1 (a foreign card found: the round is void, earlier results stand)"]
 
 
 def test_watch_json_and_the_end_of_the_stream(capsys, sock_path, loop):
@@ -143,3 +143,12 @@ def _until_subscribers(server, count):
             return
         pause.wait(0.001)
     raise AssertionError("the watcher never subscribed")
+
+
+def test_event_text_says_what_a_clause_says_beside_it():
+    from games.clauses import CLAUSES
+
+    text = event_text({"event": "void", "round": 4, "clause": "local ruling L1 (fortune7 §5.1)", "by": "table"}, now=0)
+    assert "clause=local ruling L1 (fortune7 §5.1)" in text  # a citation the table lacks: shown as it is
+    text = event_text({"event": "void", "round": 4, "clause": "local ruling L1 (fortune6 §5.1)", "by": "table"}, now=0)
+    assert f"clause=local ruling L1 (fortune6 §5.1) ({CLAUSES['fortune6 §5.1'].says})  by=table" in text
