@@ -109,7 +109,8 @@ def test_watch_prints_events_as_they_come(server, sock_path, loop):
     assert watch.returncode == 0 and err == "" and len(lines) == 3
     assert lines[0].split("  ")[1:] == ["card", "round=12", "card=As", "hand=player"]
     assert lines[1].endswith('winner=banker  bets={"banker":{"result":"win","pays":"1:1"}}')
-    assert lines[2].split("  ")[1:] == ["void", "round=13", "clause=fortune6 §5.1 (a foreign card found: the round is void, earlier results stand)"]
+    assert lines[2].split("  ")[1:] == [
+        "void", "round=13", "clause=fortune6 §5.1 (a foreign card found: the round is void, earlier results stand)"]
 
 
 def test_watch_json_and_the_end_of_the_stream(capsys, sock_path, loop):
