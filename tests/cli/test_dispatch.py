@@ -31,3 +31,10 @@ def test_version_is_the_installed_distributions():
     done = subprocess.run([sys.executable, "-m", "cli", "--version"], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"tablectl {installed('tablectl')}\n", "")
     assert version() == installed("tablectl")
+
+
+def test_bare_tablectl_sim_is_a_usage_error_too(capsys):
+    assert main(["sim"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("usage: tablectl sim DEVICE")
+    assert main(["sim", "--help"]) == 0 and capsys.readouterr().out.startswith("usage: tablectl sim DEVICE")
