@@ -81,7 +81,7 @@ def clause_lines(clause: str | None, seen: set[str], indent: str = " " * 11) -> 
 
 def round_text(view: RoundView) -> str:
     opened = (view.opened_at or "")[:19] + ("Z" if view.opened_at else "")
-    head = [f"round {view.round}", view.game or "?", f"{view.decks} decks" if view.decks else "",
+    head = [f"round {view.round}", view.game or "?", f"{view.decks} deck{'s' if view.decks != 1 else ''}" if view.decks else "",
             f"shoe {view.shoe}" if view.shoe else "", f"spots {','.join(map(str, view.spots))}" if view.spots else "",
             opened, STATUS_WORDS[view.status]]
     lines = ["  ".join(part for part in head if part)]
