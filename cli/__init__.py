@@ -28,20 +28,37 @@ COMMANDS = {
 }
 
 
+def version() -> str:
+    """The installed distribution's version (pyproject.toml), or the checkout's when not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("tablectl")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
 def _usage() -> str:
     width = max(len(name) for name in COMMANDS)
     lines = ["usage: tablectl COMMAND [options]", "", "commands:"]
     for name, (_, help_text) in COMMANDS.items():
         lines.append(f"  {name.ljust(width)}  {help_text}")
     lines.append("")
-    lines.append("`tablectl COMMAND --help` for a command's options.")
+    lines.append("`tablectl COMMAND --help` for a command's options; `tablectl --version`.")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
+    if not argv:  # a usage error, like any other: usage on stderr, exit 2
+        print(_usage(), file=sys.stderr)
+        return 2
+    if argv[0] in ("-h", "--help", "help"):
         print(_usage())
+        return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"tablectl {version()}")
         return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:

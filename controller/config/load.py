@@ -109,6 +109,9 @@ def _section(name: str, cls, raw: Mapping[str, Any], problems):
         meta = by_name[k].metadata
         if meta.get("octal_text") and isinstance(value, str):
             value = _octal(value)
+            if isinstance(value, str):
+                problems.append((dotted, f"expected an octal file mode such as \"0660\" (digits 0-7), got {_shown(value)}"))
+                continue
         value, expected = _typed(value, hints[k])
         if expected is None and meta.get("check") is not None:
             expected = meta["check"](value)
@@ -119,11 +122,12 @@ def _section(name: str, cls, raw: Mapping[str, Any], problems):
     return cls(**values)
 
 
-def _octal(text: str):
+def _octal(text: str) -> int | str:
+    """"0660" or "0o660" as a number; the text itself when it is not octal."""
     try:
         return int(text, 8)
     except ValueError:
-        return text  # reported as a wrong type by _typed
+        return text
 
 
 def _typed(value, hint):

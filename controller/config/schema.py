@@ -205,4 +205,5 @@ class Config:
             out[section][name] = list(out[section][name])
         if out["fortune7"]["player_dealer_seat"] is None:  # TOML has no null: absent means unset
             del out["fortune7"]["player_dealer_seat"]
+        out["control"]["mode"] = f"{self.control.mode:04o}"  # as written in a file: "0660", not 432
         return out
