@@ -16,10 +16,11 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, fold_rounds
 from controller.journal.shoes import ShoeLoad, add_to_history, iter_loads
-from controller.journal.store import Journal, reading
+from controller.journal.store import Journal
 from games.integrity import DEFAULT_FALSE_ALARM_RATE, Alarm, CheckStatistic, ShoeHistory, ShoeWatch
 from games.registry import GAME_KEYS, get_game
 

@@ -22,9 +22,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.recovery import SHOE_STARTS, shoe_start
-from controller.journal.store import Journal, reading
+from controller.journal.store import Journal
 from games.cards import Card, CardError, parse_card
 from games.integrity import ShoeHistory
 from games.integrity.openings import DEPTH
