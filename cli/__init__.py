@@ -14,6 +14,7 @@ COMMANDS = {
     "odds": ("odds", "exact odds and house edge of every wager of a game"),
     "play": ("play", "resolve one round from cards in shoe order"),
     "paigow": ("paigow", "pai gow tools: house-way"),
+    "roads": ("roads", "the baccarat roads (bead plate, big road, derived roads) of a shoe's outcomes"),
     "sim": ("sim", "simulated devices (shoe, panel, lights) on ptys"),
     "run": ("run", "run the table daemon"),
     "demo": ("demo", "the daemon against simulated devices, with a live view"),
