@@ -6,6 +6,7 @@ game (deck count, burn, seats) when the file is loaded. docs/configuration.md li
 """
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 
 DEFAULT_CONFIG_PATH = "/etc/tablectl/tablectl.toml"
@@ -14,6 +15,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
 GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
+SCOREBOARD_LANGS = ("en", "zh-Hant")
 
 
 def key(default, doc: str, check=None, octal_text: bool = False):
@@ -44,6 +46,24 @@ def file_mode(value) -> str | None:
 def socket_path(value) -> str | None:
     size = len(value.encode())
     return None if 0 < size <= UNIX_PATH_MAX else f"a Unix socket path of 1-{UNIX_PATH_MAX} bytes (this one is {size})"
+
+
+def split_listen(text: str) -> tuple[str, int]:
+    """"127.0.0.1:8080" or "[::1]:8080" -> (IP address, port); ValueError says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError("an IP address and a port 0-65535, e.g. 127.0.0.1:8080")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    ipaddress.ip_address(host)  # a literal address: the systemd unit allows exactly it
+    return host, int(port)
+
+
+def listen_address(value) -> str | None:
+    try:
+        split_listen(value)
+    except ValueError:
+        return "an IP address and a port, e.g. \"127.0.0.1:8080\" or \"[::1]:8080\""
+    return None
 
 
 @dataclass(frozen=True)
@@ -106,10 +126,17 @@ class LogConfig:
     level: str = key("info", "the least severe level written", one_of(*LOG_LEVELS))
 
 
+@dataclass(frozen=True)
+class ScoreboardConfig:  # `tablectl scoreboard`, the board beside the table (docs/scoreboard.md)
+    listen: str = key("127.0.0.1:8080", "where the board is served: an IP address and port (127.0.0.1: this PC only)", listen_address)
+    lang: str = key("en", "the board's labels: 'en' or 'zh-Hant' (Traditional Chinese)", one_of(*SCOREBOARD_LANGS))
+    table_name: str = key("", "the table's name shown on the board")
+
+
 SECTIONS = {
     "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
-    "table": TableConfig, "log": LogConfig,
+    "table": TableConfig, "log": LogConfig, "scoreboard": ScoreboardConfig,
 }
 
 
@@ -125,6 +152,7 @@ class Config:
     fortune7: Fortune7Config = Fortune7Config()
     table: TableConfig = TableConfig()
     log: LogConfig = LogConfig()
+    scoreboard: ScoreboardConfig = ScoreboardConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     @classmethod
