@@ -21,6 +21,7 @@ COMMANDS = {
     "watch": ("watch", "follow the daemon's event stream"),
     "status": ("status", "the daemon's current state"),
     "send": ("send", "send a command to the daemon (as the panel would)"),
+    "scoreboard": ("scoreboard", "the board beside the table: roads and results on a live web page"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),

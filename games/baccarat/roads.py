@@ -98,7 +98,8 @@ class BigRoadCell:
 
     def to_json(self) -> dict[str, Any]:
         return {"col": self.col, "row": self.row, "winner": self.winner, "ties": self.ties,
-                "banker_pair": self.banker_pair, "player_pair": self.player_pair, "column": self.column}
+                "banker_pair": self.banker_pair, "player_pair": self.player_pair, "column": self.column,
+                "index": self.index}
 
 
 @dataclass(frozen=True, slots=True)
