@@ -53,7 +53,10 @@ def split_listen(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError("an IP address and a port 0-65535, e.g. 127.0.0.1:8080")
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    bracketed = host.startswith("[") and host.endswith("]")
+    if ":" in host and not bracketed:
+        raise ValueError("an IPv6 address goes in brackets, e.g. [::1]:8080")
+    host = host[1:-1] if bracketed else host
     ipaddress.ip_address(host)  # a literal address: the systemd unit allows exactly it
     return host, int(port)
 

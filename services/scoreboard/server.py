@@ -4,6 +4,7 @@ streams are closed by sse-starlette). With NOTIFY_SOCKET (systemd Type=notify) R
 sent once the board has caught up and the socket listens."""
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 from dataclasses import dataclass
@@ -66,9 +67,14 @@ def serve(settings: ScoreboardSettings, sock: socket.socket) -> int:
     server = uvicorn.Server(uvicorn.Config(create_app(stream, on_ready=ready), log_config=None, access_log=False,
                                            lifespan="on", timeout_graceful_shutdown=GRACEFUL_STOP_S))
     stream.on_failure = lambda why: setattr(server, "should_exit", True)
+    # uvicorn stops gracefully on SIGTERM/SIGINT, then raises the signal again under the handler
+    # it found: with these it is a plain return, and a stop by signal exits 0 like the daemon.
+    previous = {sig: signal.signal(sig, lambda number, frame: None) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         server.run(sockets=[sock])
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         notifier.stopping()
         notifier.close()
         sock.close()
