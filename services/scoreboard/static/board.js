@@ -74,7 +74,8 @@ function renderHeader() {
   document.getElementById("game-title").textContent = board.game_title || "";
   const parts = [];
   if (board.has_roads && board.shoe !== null && board.shoe !== undefined) parts.push(`${label("shoe")} ${board.shoe}`);
-  if (board.round !== null && board.round !== undefined) parts.push(`${label("round")} ${board.round}`);
+  const round = state.round ? state.round.round : board.round;  // the round in progress, else the board's last
+  if (round !== null && round !== undefined) parts.push(`${label("round")} ${round}`);
   document.getElementById("shoe-round").textContent = parts.join(" · ");
   const link = document.getElementById("link-state");
   const linkState = !state.connected ? "board_offline" : state.link === null ? "connecting"
@@ -189,22 +190,28 @@ function renderLive(targetId) {
 }
 
 // ------------------------------------------------------------------ Fu Bacc, Pai Gow
+function compactHand(name, title, hand) {
+  const node_ = handNode(name, title, (hand || {}).cards, (hand || {}).total);
+  node_.classList.add("compact");
+  return node_;
+}
+
 function spotResultNode(spot, detail) {
   const hands = detail.low
-    ? [handNode(`spot${spot}-high`, label("high"), detail.high.cards, detail.high.total),
-       handNode(`spot${spot}-low`, label("low"), detail.low.cards, detail.low.total)]
-    : [handNode(`spot${spot}`, "", (detail.hand || {}).cards, (detail.hand || {}).total)];
+    ? [compactHand(`spot${spot}-high`, label("high"), detail.high), compactHand(`spot${spot}-low`, label("low"), detail.low)]
+    : [compactHand(`spot${spot}`, "", detail.hand)];
   return node("div", {class: `spot-result ${detail.main || ""}`, "data-spot": spot, "data-main": detail.main || ""},
               node("span", {class: "spot-name"}, `${label("spot")} ${spot}`),
               node("span", {class: "spot-main"}, label(detail.main || "")),
-              node("span", {class: "decision"}, detail.decision || ""), ...hands);
+              node("span", {class: "decision"}, detail.decision || ""),
+              node("div", {class: "spot-hands"}, ...hands));
 }
 
 function renderSpotResult() {
   const result = state.board.last_result;
   const target = document.getElementById("spot-result");
   if (!result) { target.replaceChildren(); return; }
-  const dealer = result.dealer ? handNode("dealer", label("dealer"), result.dealer.cards, result.dealer.total) : null;
+  const dealer = result.dealer ? compactHand("dealer", label("dealer"), result.dealer) : null;
   target.replaceChildren(node("div", {class: "headline"}, `${label("round")} ${result.round}`), dealer,
                          ...Object.entries(result.spots).map(([spot, detail]) => spotResultNode(spot, detail)));
 }
