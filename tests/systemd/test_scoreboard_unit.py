@@ -5,14 +5,13 @@ by `tablectl install-service` with ExecStart pointed like the daemon's."""
 from __future__ import annotations
 
 import ipaddress
-import re
 import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
-from test_service_unit import EXPOSURE_GOAL, real_tablectl, settings
+from test_service_unit import EXPOSURE_GOAL, exposure, real_tablectl, settings
 
 from cli import install_service
 from cli.install_service import main, unit_text
@@ -33,15 +32,6 @@ def verify(text: str, tmp_path: Path) -> str:
     return done.stdout + done.stderr
 
 
-def exposure(text: str, tmp_path: Path) -> float:
-    path = tmp_path / "tablectl-scoreboard.service"
-    path.write_text(text)
-    done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(path)], capture_output=True, text=True)
-    match = re.search(r"Overall exposure level for tablectl-scoreboard\.service: (\d+\.\d+)", done.stdout)
-    assert match, done.stdout[-2000:] + done.stderr
-    return float(match[1])
-
-
 @needs_analyze
 def test_verify_prints_nothing(tmp_path):
     assert verify(unit_text(UNIT.read_text(), real_tablectl()), tmp_path) == ""
@@ -55,7 +45,7 @@ def test_verify_would_catch_a_typo(tmp_path):
 
 @needs_analyze
 def test_exposure_is_at_most_the_daemons_goal(tmp_path):
-    assert exposure(UNIT.read_text(), tmp_path) <= EXPOSURE_GOAL
+    assert exposure(UNIT.read_text(), tmp_path, UNIT.name) <= EXPOSURE_GOAL
 
 
 def test_it_runs_the_scoreboard_on_the_tables_config():
