@@ -34,6 +34,8 @@ def create_app(stream: BoardStream, on_ready: Callable[[], None] | None = None) 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await stream.start()  # the board has caught up with the journal before anything is served
+        if stream.failure:
+            raise RuntimeError(f"the board could not be built from the journal: {stream.failure}")
         if on_ready is not None:
             on_ready()
         try:
