@@ -49,7 +49,7 @@ class Table:
         """Rounds with these outcomes; returns the last record's seq."""
         for token in tokens:
             self.script.play(token[0], *HANDS[token])
-        return self.journal.last_seq if hasattr(self.journal, "last_seq") else self.last_seq()
+        return self.last_seq()
 
     def last_seq(self) -> int:
         return self.journal.connection.execute("SELECT MAX(seq) FROM records").fetchone()[0]
