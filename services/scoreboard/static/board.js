@@ -196,7 +196,14 @@ function compactHand(name, title, hand) {
   return node_;
 }
 
-function spotResultNode(spot, detail) {
+function bonusTags(detail, mainWager) {
+  // the spot's other winning wagers (Lucky Monkey, Tie, Fortune Bonus ...) with what they pay
+  const won = Object.entries(detail.bets || {}).filter(([key, bet]) => key !== mainWager && bet.result === "win");
+  return node("div", {class: "tags"}, ...won.map(([key, bet]) => node("span", {class: "tag", "data-tag": key},
+    `${label(key) === key ? key.replace(/_/g, " ") : label(key)} ${bet.pays || ""}`.trim())));
+}
+
+function spotResultNode(spot, detail, mainWager) {
   const hands = detail.low
     ? [compactHand(`spot${spot}-high`, label("high"), detail.high), compactHand(`spot${spot}-low`, label("low"), detail.low)]
     : [compactHand(`spot${spot}`, "", detail.hand)];
@@ -204,7 +211,7 @@ function spotResultNode(spot, detail) {
               node("span", {class: "spot-name"}, `${label("spot")} ${spot}`),
               node("span", {class: "spot-main"}, label(detail.main || "")),
               node("span", {class: "decision"}, detail.decision || ""),
-              node("div", {class: "spot-hands"}, ...hands));
+              node("div", {class: "spot-hands"}, ...hands, bonusTags(detail, mainWager)));
 }
 
 function renderSpotResult() {
@@ -213,7 +220,7 @@ function renderSpotResult() {
   if (!result) { target.replaceChildren(); return; }
   const dealer = result.dealer ? compactHand("dealer", label("dealer"), result.dealer) : null;
   target.replaceChildren(node("div", {class: "headline"}, `${label("round")} ${result.round}`), dealer,
-                         ...Object.entries(result.spots).map(([spot, detail]) => spotResultNode(spot, detail)));
+                         ...Object.entries(result.spots).map(([spot, detail]) => spotResultNode(spot, detail, result.main_wager)));
 }
 
 function renderHistory() {

@@ -151,3 +151,7 @@ def test_fu_bacc_shows_spots_and_history(table):
     mains = browser.execute_script("return [...document.querySelectorAll('#spot-result .spot-result')].map(s => s.dataset.main)")
     assert mains == [state["last_result"]["spots"][s]["main"] for s in ("2", "5")]
     assert "Dealer" in shown(browser, "#spot-result")
+    tags = browser.execute_script("return [...document.querySelectorAll('#spot-result .spot-result')].map("
+                                  "s => [...s.querySelectorAll('.tag')].map(t => t.dataset.tag))")
+    assert tags == [[key for key, bet in state["last_result"]["spots"][s]["bets"].items()
+                     if key != "ante" and bet["result"] == "win"] for s in ("2", "5")]
