@@ -87,8 +87,10 @@ class BoardStream:
             await asyncio.to_thread(self._thread.join, self.poll_s + 5)
 
     def snapshot(self) -> dict[str, Any]:
-        """/roads.json: the board, the round in progress ("live") and the link."""
-        return {**self.board, "seq": self.seq, "live": self.round, "link": self.link}
+        """/roads.json: the board, the round in progress ("live") and the link. `round` is the
+        latest round opened (the board part changes only with results, voids and shoes)."""
+        latest = self.round["round"] if self.round else self.board.get("round")
+        return {**self.board, "round": latest, "seq": self.seq, "live": self.round, "link": self.link}
 
     def connect(self, last_event_id: str | None) -> tuple[list[ServerSentEvent], Display]:
         """A display connects: what it gets first, and its queue for what follows (taken

@@ -153,6 +153,9 @@ def test_roads_json_is_the_board_the_cli_shape_and_more(table, scoreboards):
     assert state["last_result"]["hands"]["player"]["cards"] == ["4s", "4h"]
     assert state["game_counts"] == {"naturals": 3, "fortune_six": 0}
     assert state["live"]["state"] == "settled"
+    table.script.open()  # a round opens: /roads.json's round is the new one, the roads stay
+    wait_until(lambda: board.get_json()["round"] == 5, "round 5 opened")
+    assert board.get_json()["big_road"] == state["big_road"]
     wait_until(lambda: board.get_json()["link"] == {"online": True, "journal_error": None}, "the link online")
 
 
