@@ -4,13 +4,13 @@
    and the whole board the service builds after each result (`Board.board_json()`: the
    roads plus round numbers, counts, last result), on seeded random shoes.
 2. Result event -> board redrawn in the browser: the real daemon and simulators (simulation.rig)
-   deal a whole shoe; `tablectl scoreboard` follows the journal; headless Chromium shows the
+   deal whole shoes; `tablectl scoreboard` follows the journal; headless Chromium shows the
    board. For every `result` record the page notes when its redraw was painted (two animation
    frames after the update arrived; window.boardTimings) against the record's journal time
    (`at`, the same wall clock): journal commit -> follower woken by the daemon's event ->
    board folded and serialized -> SSE -> JSON parsed -> DOM redrawn -> painted.
 
-    python3 bench/bench_scoreboard.py [--seed 7] [--roads-repeat 200] [--screenshot docs/scoreboard.png] [--json]
+    python3 bench/bench_scoreboard.py [--seed 7] [--roads-repeat 200] [--shoes 3] [--screenshot docs/scoreboard.png] [--json]
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def roads_figures(seed: int, repeat: int) -> dict:
             "board_json_80_rounds": per_call_ms(lambda: next(board_cycle).board_json(), repeat)}
 
 
-def browser_figures(seed: int, screenshot: str | None) -> dict:
+def browser_figures(seed: int, shoes: int, screenshot: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-scoreboard-") as directory:
         rig = Rig("fortune6", seed=seed, config={"scoreboard": {"table_name": "Table 7"}}).start()
         board = browser = None
@@ -96,11 +96,12 @@ def browser_figures(seed: int, screenshot: str | None) -> dict:
             browser = chromium()
             browser.get(board.url)
             wait_until(lambda: browser.execute_script("return document.body.dataset.link") == "online", "the board online")
-            rig.new_shoe()
             played = 0
-            while rig.status()["shoe"]["state"] != "finished" and played < 120:
-                rig.play_round()
-                played += 1
+            for _ in range(shoes):
+                rig.new_shoe()
+                while rig.status()["shoe"]["state"] != "finished" and played < 120 * shoes:
+                    rig.play_round()
+                    played += 1
             state = board.get_json()
             wait_until(lambda: browser.execute_script(BIG_ROAD_IN_DOM) == big_road_of(state), "the last redraw")
             time.sleep(0.2)
@@ -129,11 +130,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--roads-repeat", type=int, default=200)
-    parser.add_argument("--screenshot", metavar="PNG", help="save the board at the end of the shoe")
+    parser.add_argument("--shoes", type=int, default=3, help="whole shoes dealt for the browser figure")
+    parser.add_argument("--screenshot", metavar="PNG", help="save the board at the end of the last shoe")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     figures = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-               **roads_figures(args.seed, args.roads_repeat), **browser_figures(args.seed, args.screenshot)}
+               **roads_figures(args.seed, args.roads_repeat), **browser_figures(args.seed, args.shoes, args.screenshot)}
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

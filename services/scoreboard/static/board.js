@@ -7,7 +7,7 @@
 const params = new URLSearchParams(location.search);
 const state = {board: null, round: null, link: null, connected: false};
 window.boardTimings = [];
-const TIMINGS_KEPT = 2000;
+const TIMINGS_KEPT = 5000;
 
 function language() {
   const wanted = params.get("lang") || (state.board && state.board.lang) || "en";
