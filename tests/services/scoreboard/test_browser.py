@@ -96,6 +96,10 @@ def test_the_board_follows_the_table_voids_offline_and_back(table):
 
     # round 9: decided, then an extra card (a §5.2 hold) and the supervisor's void
     number = rig.open_round()
+    first_two = [card["card"] for card in rig.draw(2)]  # the round in progress shows them as they are dealt
+    wait_until(lambda: browser.execute_script(
+        "return [...document.querySelectorAll('#live .card')].map(c => c.dataset.card)") == first_two, "the first two cards")
+    assert browser.execute_script("return document.querySelector('#live .state').dataset.state") == "dealing"
     while rig.status()["state"] != "result":
         rig.draw(1)
     board_caught_up(board, browser, 9)
