@@ -1,9 +1,13 @@
-"""The five games by key. Modules are imported on first use."""
+"""The five games by key. Modules are imported on first use.
+
+Each game module exposes GAME (its rules), odds(decks) and TABLE (its table profile:
+games.table_profile). A sixth game is its module and one line here."""
 from __future__ import annotations
 
 import importlib
 
 from games.round import Game
+from games.table_profile import TableProfile
 
 GAME_MODULES = {
     "fafa4": "games.baccarat.fafa4",
@@ -33,6 +37,11 @@ def game_module(key: str):
 def get_game(key: str) -> Game:
     """The Game object for `key`; each game module exposes it as GAME."""
     return game_module(key).GAME
+
+
+def get_table_profile(key: str) -> TableProfile:
+    """How the table is laid out and dealt for `key` (lamps, buttons, shoe, player-dealer)."""
+    return game_module(key).TABLE
 
 
 def get_odds(key: str, decks: int | None = None):

@@ -13,7 +13,6 @@ LOG_FORMATS = ("json", "console")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
-GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
 
 
 def key(default, doc: str, check=None, octal_text: bool = False):

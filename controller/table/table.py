@@ -23,7 +23,7 @@ from controller.table.table_commands import CommandsMixin
 from controller.table.table_device import DeviceMixin
 from controller.table.table_rounds import RoundsMixin
 from games.baccarat.california.rotation import after_hand, first_turn
-from games.registry import get_game
+from games.registry import get_game, get_table_profile
 from games.round import IrregularityKind as K
 
 
@@ -49,6 +49,7 @@ class RoundFlow:
 class Table(CardsMixin, DeviceMixin, CommandsMixin, RoundsMixin, RestoreMixin):
     def __init__(self, game_key: str, decks: int | None = None, settings: TableSettings | None = None):
         self.game = get_game(game_key)
+        self.profile = get_table_profile(game_key)
         self.decks = self.game.default_decks if decks is None else decks
         if self.decks not in self.game.deck_counts:
             counts = self.game.deck_counts
@@ -149,7 +150,7 @@ class Table(CardsMixin, DeviceMixin, CommandsMixin, RoundsMixin, RestoreMixin):
     # ------------------------------------------------------------ Fortune 7's player-dealer
 
     def _first_bank_turn(self):
-        if self.game.key != "fortune7":
+        if self.profile.player_dealer is None:
             return None
         seats = self.settings.player_dealer_seats
         return first_turn(seats, seats, offer_from=self.settings.player_dealer_seat or 1)

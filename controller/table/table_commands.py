@@ -14,7 +14,6 @@ from controller.table.round_play import RoundPlay
 from controller.table.settings import SettingsError, check_spots
 from controller.table.table_rounds import as_void
 from games.baccarat.california.rotation import offer_bank
-from games.baccarat.california.seats import SEATS
 from games.cards import Card, CardError, parse_card
 from games.round import Consequence as C
 from games.round import Irregular
@@ -140,9 +139,10 @@ class CommandsMixin:
         spot = _int(args, "spot")
         if spot is None:
             raise Refusal("missing 'spot'")
-        if self.bank is not None:  # Fortune 7: a seat, for the player-dealer button
-            if spot not in SEATS:
-                raise Refusal(f"seat {spot} is not a Fortune 7 seat (1-7)")
+        if self.bank is not None:  # a seat, for the player-dealer button
+            seats = self.profile.player_dealer
+            if spot not in seats.seats:
+                raise Refusal(f"seat {spot} is not a {seats.table} seat ({seats.seat_range})")
             self.selected_spot = spot
             out.answer(True, f"seat {spot} selected", seat=spot)
             return
@@ -341,15 +341,16 @@ class CommandsMixin:
             raise Refusal(f"{self.game.key} has no player-dealer position")
         if self.state not in m.ROUND_CLOSED:
             raise Refusal(f"the player-dealer changes between hands; {self._round_no_text()} is {self.state}")
+        seats = self.profile.player_dealer
         seat = args.get("seat", self.selected_spot)
         if seat in (None, "", "none", 0, "0"):
             accepting = ()
         else:
             seat = _int({"seat": seat}, "seat")
-            if seat not in SEATS:
-                raise Refusal(f"seat {seat} is not a Fortune 7 seat (1-7)")
+            if seat not in seats.seats:
+                raise Refusal(f"seat {seat} is not a {seats.table} seat ({seats.seat_range})")
             accepting = (seat,)
-        self.bank = offer_bank(self.bank.offer_from, SEATS, accepting)
+        self.bank = offer_bank(self.bank.offer_from, seats.seats, accepting)
         self.selected_spot = None
         self._bank_event(out, "offered")
         holder = self.bank.holder
