@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.table import UnknownButton, command_for_button
 from controller.table import inputs as i
@@ -66,41 +68,55 @@ class Translator:
         self.table = table  # read for the start-up baseline (door, key, cut card)
         self.pending_session: str | None = None  # "connected" / "restored" / "rebooted"
         self.known_status: dict | None = None  # the shoe's last status fields
+        # (device, event type) -> its handler; an event without one is journaled only
+        self.handlers: dict[tuple[str, type], Callable[[Any, Translation], None]] = {
+            ("shoe", ev.CardDrawn): self._card_drawn,
+            ("shoe", ev.DrawGap): self._draw_gap,
+            ("shoe", ev.DrawCountUnknown): self._draw_count_unknown,
+            ("shoe", ev.DeviceConnected): self._connected,
+            ("shoe", ev.LinkRestored): self._restored,
+            ("shoe", ev.DeviceRebooted): self._rebooted,
+            ("shoe", ev.LinkLost): self._link_lost,
+            ("shoe", ev.ShoeStatusChanged): self._shoe_status,
+            ("panel", ev.ButtonPressed): self._button_pressed,
+            ("panel", ev.KeyTurned): self._key_turned,
+            ("panel", ev.PanelState): self._panel_state,
+        }
 
     def translate(self, event: ev.DeviceEvent) -> Translation:
         out = Translation(device_record(event))
-        handler = getattr(self, f"_{event.device}_{type(event).__name__}", None) or getattr(
-            self, f"_any_{type(event).__name__}", None)
+        handler = self.handlers.get((event.device, type(event)))
         if handler is not None:
             handler(event, out)
         return out
 
     # ------------------------------------------------------------ shoe
-    def _shoe_CardDrawn(self, e: ev.CardDrawn, out: Translation) -> None:
+    def _card_drawn(self, e: ev.CardDrawn, out: Translation) -> None:
         out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
 
-    def _shoe_DrawGap(self, e: ev.DrawGap, out: Translation) -> None:
+    def _draw_gap(self, e: ev.DrawGap, out: Translation) -> None:
         if self.pending_session is None:
             out.inputs.append(i.DrawGap(e.expected, e.got))
 
-    def _shoe_DrawCountUnknown(self, e: ev.DrawCountUnknown, out: Translation) -> None:
+    def _draw_count_unknown(self, e: ev.DrawCountUnknown, out: Translation) -> None:
         if self.pending_session is None:
             out.inputs.append(i.ShoeRebooted(draw_counter=None))
 
-    def _shoe_DeviceConnected(self, e, out: Translation) -> None:
+    # a session comes up: its first status carries the proof (module docstring)
+    def _connected(self, e: ev.DeviceConnected, out: Translation) -> None:
         self.pending_session = "connected"
 
-    def _shoe_LinkRestored(self, e, out: Translation) -> None:
+    def _restored(self, e: ev.LinkRestored, out: Translation) -> None:
         self.pending_session = "restored"
 
-    def _shoe_DeviceRebooted(self, e, out: Translation) -> None:
+    def _rebooted(self, e: ev.DeviceRebooted, out: Translation) -> None:
         self.pending_session = "rebooted"
 
-    def _shoe_LinkLost(self, e: ev.LinkLost, out: Translation) -> None:
+    def _link_lost(self, e: ev.LinkLost, out: Translation) -> None:
         self.pending_session = None
         out.inputs.append(i.ShoeLinkLost(e.reason))
 
-    def _shoe_ShoeStatusChanged(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
+    def _shoe_status(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
         status = {name: getattr(e, name) for name in STATUS_FIELDS}
         changed = list(e.changed)
         if self.pending_session is not None:
@@ -122,7 +138,7 @@ class Translator:
                 out.inputs.append(i.ShoeEmpty())
 
     # ------------------------------------------------------------ panel
-    def _panel_ButtonPressed(self, e: ev.ButtonPressed, out: Translation) -> None:
+    def _button_pressed(self, e: ev.ButtonPressed, out: Translation) -> None:
         try:
             command = command_for_button(self.game_key, e.button)
         except UnknownButton as error:
@@ -131,9 +147,9 @@ class Translator:
         out.record["command"] = command.name
         out.inputs.append(command)
 
-    def _panel_KeyTurned(self, e: ev.KeyTurned, out: Translation) -> None:
+    def _key_turned(self, e: ev.KeyTurned, out: Translation) -> None:
         out.inputs.append(i.SupervisorKey(e.on))
 
-    def _panel_PanelState(self, e: ev.PanelState, out: Translation) -> None:
+    def _panel_state(self, e: ev.PanelState, out: Translation) -> None:
         if e.key_on != self.table.key_on:  # turned while the panel was not heard
             out.inputs.append(i.SupervisorKey(e.key_on))

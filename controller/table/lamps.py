@@ -17,7 +17,11 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from controller.table import machine as m
-from controller.table.effects import Pattern
+from controller.table.effects import Lamps, Pattern
+from controller.table.link import ShoeLink
+from controller.table.panel import Panel
+from controller.table.player_dealer import PlayerDealer
+from controller.table.shoe import Shoe
 from games.registry import get_table_profile
 from games.table_profile import TableProfile
 
@@ -131,3 +135,32 @@ def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
     if view.player_dealer_seat is not None:
         picture[f"player_dealer_{view.player_dealer_seat}"] = ON
     return picture
+
+
+class LampBoard:
+    """The lamp view: the picture the table's state calls for (the shoe, its link, the panel,
+    the player-dealer, and what the round in play passes in), and the one last shown."""
+
+    def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None):
+        self.game_key = game_key
+        self.shoe, self.link, self.panel, self.bank = shoe, link, panel, bank
+        self.shown: dict[str, str] | None = None
+
+    def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
+                bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool) -> dict[str, str]:
+        """`noted`: an irregularity outside a round, or a refused card, waits for attention."""
+        shoe = self.shoe
+        unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
+        return lamp_picture(self.game_key, LampView(
+            round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
+            attention=noted or not self.link.up or unread_burn, key_on=self.panel.key_on,
+            live_spots=live_spots, awaited_spot=awaited_spot, bets=bets, spot_bets=spot_bets,
+            player_dealer_seat=self.bank.holder if self.bank is not None else None,
+        ))
+
+    def changed(self, picture: dict[str, str]) -> Lamps | None:
+        """The Lamps effect for `picture`, or None when it is the picture already shown."""
+        if picture == self.shown:
+            return None
+        self.shown = picture
+        return Lamps(picture)

@@ -83,7 +83,7 @@ def test_a_reconnect_reports_only_what_differs_from_before_the_loss(translator):
 
 def test_at_start_up_the_baseline_is_what_the_table_knows():
     table = Table("fortune6")
-    table.door_open = True  # as restored from a journal
+    table.handle(i.ShoeDoor(True))  # the table knows the door is open
     translator = Translator("fortune6", table)
     translator.translate(shoe(ev.DeviceConnected, hello=HELLO))
     assert translator.translate(status(0)).inputs == [i.ShoeLinkRestored(0), i.ShoeDoor(False)]

@@ -117,7 +117,7 @@ def test_no_card_in_time_is_a_missing_card(game, consequence):
     if consequence == "void":
         assert run.state == m.VOID
         return
-    assert run.state == m.HELD and not run.table._timer_on
+    assert run.state == m.HELD and not run.table.timer.running
     run.key()
     assert run.cmd("reconstruct").ok and run.state == m.DEALING
     assert [type(e).__name__ for e in run.timers()] == ["StartTimer"]
