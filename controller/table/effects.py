@@ -25,7 +25,7 @@ class Pattern(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Journal:
-    kind: str  # round_opened, bets_closed, card, decision, irregularity, result, void, settled, shoe, ...
+    kind: str  # a controller.journal.kinds.RecordKind: round_opened, card, result, void, shoe, ...
     payload: Mapping
     durable: bool = False  # fsync before the next effect (results, voids, settlements, shoes)
 
