@@ -1,21 +1,17 @@
 """Driver events -> the daemon's `device` record and the table inputs (docs/table.md, "From
-driver events to table inputs"), plus the few things the mapping has to remember.
+driver events to table inputs"), plus the one thing the mapping has to remember.
 
 The shoe's link: when a session comes up (first connect, link restored, reboot) the driver
 asks for a status, and the first status's draw counter is the proof the table needs (local
 ruling L4). So DeviceConnected / LinkRestored / DeviceRebooted only mark a session as
 pending; its first ShoeStatusChanged becomes ShoeLinkRestored(counter) (ShoeRebooted(counter)
-after a reboot). A DrawGap or DrawCountUnknown that the driver found in that same status is
-journaled but not handed on: the restore input carries the same counter, and the table
-applies L4 to it (handed on as well, the gap would be counted twice). The first status of a
-session repeats every field; only the ones that differ from what was known before the link
-dropped (at start-up: what the table knows) become inputs, so a reconnect does not read as
-"door closed" and "a shoe is in".
+after a reboot), and a later status hands the table its counter as ShoeCounter(counter).
+What the counter proves is the table's to judge (controller/table/draw_counter.py).
 
-A DrawGap found in a card hands the table the card's counter as `got`, matching the table's
-DrawGap(expected, got). A gap found in a later status outside a pending session (rare: the
-shoe counted a card it never sent) is handed on as the driver reports it; the next card's
-counter accounts for the last unheard card.
+Which status fields changed is the driver's to say (`changed`, across reconnects, so a
+reconnect does not read as "door closed" and "a shoe is in"). Only the very first status
+after start-up names every field: of those, the ones that differ from what the table already
+knows (restored from its journal) become inputs.
 """
 from __future__ import annotations
 
@@ -29,8 +25,6 @@ from controller.table import UnknownButton, command_for_button
 from controller.table import inputs as i
 from drivers import events as ev
 from firmware_bridge.messages import Hello
-
-STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
 
 
 @dataclass
@@ -67,12 +61,10 @@ class Translator:
         self.game_key = game_key
         self.table = table  # read for the start-up baseline (door, key, cut card)
         self.pending_session: str | None = None  # "connected" / "restored" / "rebooted"
-        self.known_status: dict | None = None  # the shoe's last status fields
+        self.first_status = True  # none heard since start-up
         # (device, event type) -> its handler; an event without one is journaled only
         self.handlers: dict[tuple[str, type], Callable[[Any, Translation], None]] = {
             ("shoe", ev.CardDrawn): self._card_drawn,
-            ("shoe", ev.DrawGap): self._draw_gap,
-            ("shoe", ev.DrawCountUnknown): self._draw_count_unknown,
             ("shoe", ev.DeviceConnected): self._connected,
             ("shoe", ev.LinkRestored): self._restored,
             ("shoe", ev.DeviceRebooted): self._rebooted,
@@ -94,14 +86,6 @@ class Translator:
     def _card_drawn(self, e: ev.CardDrawn, out: Translation) -> None:
         out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
 
-    def _draw_gap(self, e: ev.DrawGap, out: Translation) -> None:
-        if self.pending_session is None:
-            out.inputs.append(i.DrawGap(e.expected, e.got))
-
-    def _draw_count_unknown(self, e: ev.DrawCountUnknown, out: Translation) -> None:
-        if self.pending_session is None:
-            out.inputs.append(i.ShoeRebooted(draw_counter=None))
-
     # a session comes up: its first status carries the proof (module docstring)
     def _connected(self, e: ev.DeviceConnected, out: Translation) -> None:
         self.pending_session = "connected"
@@ -117,16 +101,18 @@ class Translator:
         out.inputs.append(i.ShoeLinkLost(e.reason))
 
     def _shoe_status(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
-        status = {name: getattr(e, name) for name in STATUS_FIELDS}
-        changed = list(e.changed)
         if self.pending_session is not None:
             restore = i.ShoeRebooted if self.pending_session == "rebooted" else i.ShoeLinkRestored
             out.inputs.append(restore(draw_counter=e.draw_counter))
             self.pending_session = None
-            before = self.known_status or {"present": True, "door_open": self.table.door_open,
-                                           "cut_card": self.table.shoe.cut_card_seen, "empty": False}
-            changed = [name for name in STATUS_FIELDS if status[name] != before[name]]
-        self.known_status = status
+        else:
+            out.inputs.append(i.ShoeCounter(e.draw_counter))
+        changed = e.changed
+        if self.first_status:
+            self.first_status = False
+            known = {"present": True, "door_open": self.table.door_open,
+                     "cut_card": self.table.shoe.cut_card_seen, "empty": False}
+            changed = tuple(name for name in changed if getattr(e, name) != known[name])
         for name in changed:
             if name == "door_open":
                 out.inputs.append(i.ShoeDoor(e.door_open))

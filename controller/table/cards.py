@@ -57,14 +57,18 @@ class CardFlow:
         else:
             verdict = self.counter.check_card(counter)
             if isinstance(verdict, Unheard):
-                self.unheard(out, verdict.count, f"the shoe's draw counter jumped from {verdict.last} to {counter}: "
-                                                 f"{verdict.count} card(s) left unheard")
+                self.unheard(out, verdict.count, f"the shoe reports a draw gap: card {verdict.last + 1} never heard, "
+                                                 f"{counter} came next ({verdict.count} card(s) unheard)")
             elif isinstance(verdict, Unproven) and self.round.in_play():
-                # a reboot nobody announced, or a shoe that keeps no counter
-                self.round.irregular(out, derived(self.game.rule(K.ORDER_ALTERED), "local ruling L4", C.VOID),
-                                     f"the shoe's draw counter went from {verdict.last} to {counter}: "
-                                     "nothing proves that no card was missed or reordered")
+                self.went_back(out, verdict.last, counter)
         self.counter.saw(counter)
+
+    def went_back(self, out: Out, last: int | None, now: int | None) -> None:
+        """The counter went back (a reboot nobody announced, a shoe that lost its count) with
+        a round in play: nothing proves its order (L4)."""
+        self.round.irregular(out, derived(self.game.rule(K.ORDER_ALTERED), "local ruling L4", C.VOID),
+                             f"the shoe's draw counter went from {last} to {now}: "
+                             "nothing proves that no card was missed or reordered")
 
     def prove(self, out: Out, now: int | None, via: str) -> None:
         """The shoe is heard again and its counter stands at `now`: resume, or void (L4)."""

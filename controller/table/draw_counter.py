@@ -3,7 +3,8 @@ and what a counter heard now says about the cards in between.
 
 The shoe numbers every card it deals. A card whose counter is more than one past the last
 one heard means cards left the shoe unheard; a counter that went back (or none at all) cannot
-prove the order. After the shoe was unheard (link lost, reboot, the daemon down) its next
+prove the order. This is the only place that judges the counter: the shoe driver only drops
+a card that repeats one it already delivered (drivers/shoe.py). After the shoe was unheard (link lost, reboot, the daemon down) its next
 word must prove that no card left meanwhile: `proof_needed` until it does. This component
 only judges; the card flow (controller.table.cards) applies the verdict to the round.
 """
@@ -50,16 +51,14 @@ class DrawCounter:
         """The shoe is heard again and its counter stands at `now` (the last card it dealt).
         The proof is given, whatever it proves: `proof_needed` ends here."""
         self.proof_needed = False
+        return self.check_status(now)
+
+    def check_status(self, now: int | None) -> Verdict:
+        """The shoe says its counter stands at `now` (the last card it dealt)."""
         last = self.last
         if now is not None and last is not None and now > last:
             return Unheard(now - last, last)
         return Unproven(last, now) if now is None or last is None or now < last else None
-
-    def check_gap(self, expected: int, got: int) -> int:
-        """The shoe says card `expected` was never heard and `got` came next: how many cards
-        are unheard that the table has not counted yet (0: already accounted for)."""
-        count = got - expected
-        return 0 if count <= 0 or (self.last is not None and got <= self.last) else count
 
     def saw(self, counter: int | None) -> None:
         """A card's counter, once its verdict is applied (a card without one leaves `last`)."""

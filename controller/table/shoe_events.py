@@ -1,4 +1,5 @@
-"""The shoe's own events: door, presence, cut card, empty, gaps, link lost/restored, reboot.
+"""The shoe's own events: its status (door, presence, cut card, empty, draw counter), link
+lost/restored, reboot.
 
 Local ruling L4: when the shoe is unheard mid-round (link lost, reboot, the daemon down), the
 round is held until the shoe's draw counter proves that no card left it meanwhile; a counter
@@ -7,12 +8,11 @@ cannot be proven: void (controller.table.draw_counter judges, controller.table.c
 """
 from __future__ import annotations
 
-from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent as E
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.cards import CardFlow
-from controller.table.draw_counter import DrawCounter
+from controller.table.draw_counter import DrawCounter, Unheard, Unproven
 from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.round_in_play import RoundInPlay
@@ -28,15 +28,19 @@ class ShoeEvents:
         self.game, self.settings = game, settings
         self.shoe, self.counter, self.link, self.round, self.cards = shoe, counter, link, round, cards
 
-    def on_gap(self, inp: i.DrawGap, out: Out) -> None:
-        count = self.counter.check_gap(inp.expected, inp.got)
-        if not count:
-            out.journal(R.DEVICE_NOTE, {"detail": f"draw gap {inp.expected}->{inp.got} already accounted for "
-                                                  f"(last counter {self.counter.last})"})
+    def on_counter(self, inp: i.ShoeCounter, out: Out) -> None:
+        """A status while the shoe is heard: its counter may show cards it dealt unheard."""
+        now = inp.draw_counter
+        if self.counter.proof_needed:
+            self.cards.prove(out, now, "the shoe's status came")
             return
-        self.cards.unheard(out, count, f"the shoe reports a draw gap: card {inp.expected} never heard, "
-                                       f"{inp.got} came next ({count} card(s) unheard)")
-        self.counter.stands_at(inp.got - 1)
+        verdict = self.counter.check_status(now)
+        if isinstance(verdict, Unheard):
+            self.cards.unheard(out, verdict.count, f"the shoe's status shows draw counter {now}; the last card heard "
+                                                   f"was {verdict.last}: {verdict.count} card(s) left unheard")
+        elif isinstance(verdict, Unproven) and verdict.last is not None and self.round.in_play():
+            self.cards.went_back(out, verdict.last, now)
+        self.counter.stands_at(now)
 
     def on_door(self, inp: i.ShoeDoor, out: Out) -> None:
         self.shoe.door_open = inp.open

@@ -87,7 +87,7 @@ class Table:
         self.commands.register("status", self._status)
         self.handlers: dict[type, Handler] = {}
         self.register(i.Card, self.cards.on_card)
-        self.register(i.DrawGap, self.shoe_events.on_gap)
+        self.register(i.ShoeCounter, self.shoe_events.on_counter)
         self.register(i.ShoeDoor, self.shoe_events.on_door)
         self.register(i.ShoePresence, self.shoe_events.on_presence)
         self.register(i.CutCard, self.shoe_events.on_cut_card)
