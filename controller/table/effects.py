@@ -2,7 +2,7 @@
 
 `Table.handle` returns them in this order, which is part of the contract:
     Journal records (a result's or a void's durable record among them)
-    Lamps (the whole lamp picture by name; only when it changed)
+    Lamps (the whole lamp picture by name, after every input: the lights driver diffs it)
     StartTimer / CancelTimer
     Publish events
     Reply (exactly one for a Command input, none otherwise)

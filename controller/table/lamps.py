@@ -2,8 +2,8 @@
 
 Which lamps a game has comes from its table profile (games.table_profile: its betting areas,
 spots, player-dealer seats); this module gives them ids and decides what they show. The
-table speaks lamp NAMES (effects.Lamps); the daemon maps names to ids with `lamp_ids` and
-writes only the lamps that changed. docs/table.md prints these maps as tables
+table speaks lamp NAMES (effects.Lamps: the whole picture after every input); the daemon maps
+names to ids with `lamp_ids` and the lights driver writes only the lamps that changed. docs/table.md prints these maps as tables
 (docgen.mapdocs renders them, and a test keeps the page in step with this data).
 
 Result lamps, one per betting area (the bet keys of `tablectl play`): on = the wager wins,
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from controller.table import machine as m
-from controller.table.effects import Lamps, Pattern
+from controller.table.effects import Pattern
 from controller.table.link import ShoeLink
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
@@ -138,13 +138,14 @@ def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
 
 
 class LampBoard:
-    """The lamp view: the picture the table's state calls for (the shoe, its link, the panel,
-    the player-dealer, and what the round in play passes in), and the one last shown."""
+    """The lamp view: the picture the table's state calls for, from the shoe, its link, the
+    panel, the player-dealer, and what the round in play passes in. The table returns it
+    whole after every input; which lamps differ from the board is the lights driver's to
+    find (drivers/lights.py, the one diff)."""
 
     def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None):
         self.game_key = game_key
         self.shoe, self.link, self.panel, self.bank = shoe, link, panel, bank
-        self.shown: dict[str, str] | None = None
 
     def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
                 bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool) -> dict[str, str]:
@@ -157,10 +158,3 @@ class LampBoard:
             live_spots=live_spots, awaited_spot=awaited_spot, bets=bets, spot_bets=spot_bets,
             player_dealer_seat=self.bank.holder if self.bank is not None else None,
         ))
-
-    def changed(self, picture: dict[str, str]) -> Lamps | None:
-        """The Lamps effect for `picture`, or None when it is the picture already shown."""
-        if picture == self.shown:
-            return None
-        self.shown = picture
-        return Lamps(picture)

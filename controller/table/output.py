@@ -22,10 +22,8 @@ class Out:
         if self.reply is None:  # the first answer stands: it is the one that decided
             self.reply = Reply(ok, message, fields)
 
-    def effects(self, lamps: Lamps | None) -> list[Effect]:
-        out: list[Effect] = [*self.journals]
-        if lamps is not None:
-            out.append(lamps)
+    def effects(self, lamps: Lamps) -> list[Effect]:
+        out: list[Effect] = [*self.journals, lamps]
         out += self.timers
         out += self.events
         if self.reply is not None:

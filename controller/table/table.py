@@ -17,7 +17,7 @@ ones built before it:
     CardTimer    the card timer                                 timer.py
     Shoe         cards in the shoe, burn, cut card, door        shoe.py
     PlayerDealer the player-dealer rotation (its profile's)     player_dealer.py
-    LampBoard    the lamp view                                  lamps.py
+    LampBoard    the lamp view (the whole picture, every input) lamps.py
     RoundInPlay  the round machine, the round, its fate         round_in_play.py
     CardFlow     cards from the shoe                            cards.py
     ShoeEvents   the shoe's other events                        shoe_events.py
@@ -36,7 +36,7 @@ from controller.table import machine as m
 from controller.table.cards import CardFlow
 from controller.table.commands import Commands
 from controller.table.draw_counter import DrawCounter
-from controller.table.effects import Effect
+from controller.table.effects import Effect, Lamps
 from controller.table.holds import Hold, Holding
 from controller.table.lamps import LampBoard
 from controller.table.link import ShoeLink
@@ -124,7 +124,7 @@ class Table:
 
     def _done(self, out: Out) -> list[Effect]:
         out.timers += self.timer.effects(self.state)
-        return out.effects(self.lamps.changed(self.round.picture()))
+        return out.effects(Lamps(self.round.picture()))
 
     def _on_key(self, inp: i.SupervisorKey, out: Out) -> None:
         self.panel.key_on = inp.on
