@@ -12,8 +12,9 @@ PACKAGES = ("games", "firmware_bridge", "drivers", "controller", "services", "si
 # The games themselves (rules and table profiles) and the registry that names them.
 GAME_HOMES = {ROOT / "games" / "registry.py"} | {
     ROOT.joinpath(*module.split(".")[:2]) for module in GAME_MODULES.values()}
-# Not the table: the demo's players choose their play per game (the optimal Fu Bacc strategy).
-NOT_THE_TABLE = {ROOT / "simulation" / "demo" / "rounds.py"}
+# Not the table: the demo's players choose their play per game (the optimal Fu Bacc strategy);
+# the clause catalogue reads citations by the rules texts' own names ("fafa", "fortune7 Tie Bet").
+NOT_THE_TABLE = {ROOT / "simulation" / "demo" / "rounds.py", ROOT / "games" / "clauses.py"}
 
 
 def _game_keys(node: ast.AST | None) -> set[str]:

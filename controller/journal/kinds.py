@@ -17,6 +17,7 @@ class RecordKind(enum.StrEnum):
     DEVICE = "device"  # a device event as it arrived
     COMMAND = "command"  # a panel or socket command
     ERROR = "error"  # an input the table refused outright, or an effect that failed
+    CHAIN_STARTED = "chain_started"  # record 1 of a journal begun again after a broken one (new_chain.py)
     # written by the table (its Journal effects)
     SHOE = "shoe"  # payload "event": one of ShoeEvent
     ROUND_OPENED = "round_opened"

@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.journal.kinds import SHOE_STARTS, STICKY_KINDS, RecordKind, ShoeEvent
+from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, card_seen, fold_rounds
-from controller.journal.store import Journal, reading
+from controller.journal.store import Journal
 
 # the partial index of each sticky kind (store.py's schema): a query names it, with the literal kind
 _STICKY_INDEX = {RecordKind.SPOTS: "spots_set", RecordKind.PLAYER_DEALER: "player_dealer_set"}
