@@ -113,6 +113,11 @@ class DeviceDriver(ABC):
         """A session is up (first, restored, or after a reboot). Default: ask for status."""
         self.link.send(StatusQuery(), now)
 
+    def _on_session_renewed(self, now: float) -> None:
+        """The device started a new session while ours was up: its sends had failed, and what
+        failed was dropped (PROTOCOL.md §2), so ask again for its state."""
+        self.link.send(StatusQuery(), now)
+
     def _emit(self, cls, **fields) -> None:
         self._pending.append(cls(device=self.name, at=self._clock(), **fields))
 
@@ -239,6 +244,8 @@ class DeviceDriver(ABC):
             self._emit(ev.DeviceRebooted, hello=hello)
         if not was_up or rebooted:
             self._on_session_up(hello, rebooted, now)
+        else:
+            self._on_session_renewed(now)
 
     def _session_down(self, reason: str, now: float) -> None:
         """The transport is open but the session failed: try a new one after a backoff."""
