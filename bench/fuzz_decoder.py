@@ -32,6 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern, NakReason  # noqa: E402
 from firmware_bridge.frame import (  # noqa: E402
+    FLAG_AUTH,
+    MAC_SIZE,
     MAX_PAYLOAD,
     SYNC,
     Frame,
@@ -61,9 +63,12 @@ KINDS = ("random", "headerish", "corrupted", "payload")
 
 
 def random_frame(rng: random.Random) -> Frame:
+    """Any frame; with FLAG_AUTH (a random flags byte has it half the time) a counter and a MAC."""
     size = rng.choice((0, 1, 4, 11, 14, rng.randrange(MAX_PAYLOAD + 1)))
-    return Frame(rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(256),
-                 rng.randbytes(size), rng.choice((1, 1, 1, rng.randrange(256))))
+    flags = rng.randrange(256)
+    trailer = (rng.getrandbits(32), rng.randbytes(MAC_SIZE)) if flags & FLAG_AUTH else (0, b"")
+    return Frame(rng.randrange(256), rng.randrange(256), rng.randrange(256), flags,
+                 rng.randbytes(size), rng.choice((1, 1, 1, rng.randrange(256))), *trailer)
 
 
 def headerish(rng: random.Random) -> bytes:
