@@ -9,7 +9,10 @@ wants written, and keeps the device reachable:
   reopen by the same URL with backoff, start a new session, LinkRestored;
 - no ack after all retries (SendFailed) or a silent peer (PeerSilent): LinkLost, then a
   new session is tried with backoff on the same open transport;
-- a new boot id in the device's HELLO: DeviceRebooted (its state is gone).
+- a new boot id in the device's HELLO: DeviceRebooted (its state is gone);
+- with a key (link_options["key"], protocol 1.1): frames that fail authentication are
+  FrameTampered, and a device that cannot authenticate is LinkLost with the reason, then
+  tried again with backoff.
 
 Sends (from the controller's thread) go through the same lock as the reader's link work,
 so the link is never used by two threads at once. A subclass says which device kind it
@@ -37,6 +40,8 @@ from firmware_bridge.link_events import (
     PeerSilent,
     ProtocolViolation,
     SendFailed,
+    SessionRefused,
+    Tampered,
 )
 from firmware_bridge.messages import Error, Hello, Message, StatusQuery
 
@@ -222,6 +227,10 @@ class DeviceDriver(ABC):
             self._session_down(f"{self.KIND.name.lower()} silent for {event.silent_for:.1f} s", now)
         elif isinstance(event, ProtocolViolation):
             self._emit(ev.DeviceError, code=None, detail=event.detail)
+        elif isinstance(event, Tampered):
+            self._emit(ev.FrameTampered, detail=event.detail, count=event.count)
+        elif isinstance(event, SessionRefused):  # no key, another key, or a downgrade: try again later
+            self._session_down(f"no session: {event.reason}", now)
 
     def _session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         if hello.kind != self.KIND:

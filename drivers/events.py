@@ -53,6 +53,15 @@ class DeviceError(DeviceEvent):
     detail: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class FrameTampered(DeviceEvent):
+    """Frames on the device's line failed authentication (protocol 1.1, PROTOCOL.md §8): forged,
+    altered, replayed, or unauthenticated where a key is configured. None was delivered. A
+    burst is one event a second: `count` frames, the last one's `detail`."""
+    detail: str
+    count: int = 1
+
+
 # --- shoe -----------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class CardDrawn(DeviceEvent):

@@ -60,9 +60,9 @@ from firmware_bridge.sender import SEQ_MOD, Pending, Sender
 
 LINK_OWNED = (Hello, Ack, Nak)
 AUTH_NAKS = {
-    NakReason.AUTH_REQUIRED: "it has a key for us and our HELLO was not authenticated",
-    NakReason.AUTH_UNAVAILABLE: "it has no key: it cannot authenticate (protocol 1.1)",
-    NakReason.AUTH_FAILED: "our HELLO's MAC does not verify with its key: its key differs from ours",
+    NakReason.AUTH_REQUIRED: "it has a key for us and our HELLO was not authenticated (configure its key)",
+    NakReason.AUTH_UNAVAILABLE: "it has no key, so it cannot authenticate (protocol 1.1)",
+    NakReason.AUTH_FAILED: "our HELLO does not verify with its key: its key differs from ours",
 }
 TAMPER_REPORT_INTERVAL = 1.0  # a burst of tampered frames is one report a second, with its count
 
@@ -388,8 +388,6 @@ class Link:
     def _on_auth_nak(self, nak: Nak) -> list[LinkEvent]:
         if not (self.awaiting_reply and nak.seq == self._request_seq):
             return self._violation(f"peer sent NAK {nak.reason.name} for seq {nak.seq}, which is no request of ours")
-        if self.auth is None and nak.reason == NakReason.AUTH_REQUIRED:
-            return self._refused(f"the peer refused our HELLO: {AUTH_NAKS[nak.reason]} (configure its key)")
         return self._refused(f"the peer refused our HELLO: {AUTH_NAKS[nak.reason]}")
 
     def _refused(self, reason: str) -> list[LinkEvent]:
