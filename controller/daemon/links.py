@@ -23,9 +23,10 @@ class Link:
     reason: str = ""
     ever_up: bool = False
     boot_id: int | None = None
+    tampered: int = 0  # frames that failed authentication since the daemon started
 
     def to_json(self) -> dict:
-        return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id}
+        return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id, "tampered": self.tampered}
 
 
 class Links:
@@ -51,6 +52,9 @@ class Links:
             return {"event": "device", "device": event.device, "link": link.state, "reason": event.reason}
         if isinstance(event, ev.DeviceError):
             return {"event": "device", "device": event.device, "error": event.detail, "code": event.code}
+        if isinstance(event, ev.FrameTampered):
+            link.tampered += event.count
+            return {"event": "tamper", "device": event.device, "detail": event.detail, "count": event.count}
         return None
 
     def to_json(self) -> dict:
