@@ -81,6 +81,7 @@ class DeviceDriver(ABC):
         self.peer: Hello | None = None
         self._lost = False  # LinkLost posted and not yet answered by LinkRestored
         self._restart_at: float | None = None  # when to try a new session on an open transport
+        self._refused_for: str | None = None  # the last refusal reported while the link is down
 
     # ------------------------------------------------------------------ public API
     def start(self) -> DeviceDriver:
@@ -230,7 +231,11 @@ class DeviceDriver(ABC):
         elif isinstance(event, Tampered):
             self._emit(ev.FrameTampered, detail=event.detail, count=event.count)
         elif isinstance(event, SessionRefused):  # no key, another key, or a downgrade: try again later
-            self._session_down(f"no session: {event.reason}", now)
+            reason = f"no session: {event.reason}"
+            if self._lost and reason != self._refused_for:
+                self._emit(ev.LinkRefused, reason=reason)  # already down (e.g. "cannot open"): now for this
+            self._refused_for = reason
+            self._session_down(reason, now)
 
     def _session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         if hello.kind != self.KIND:
@@ -241,6 +246,7 @@ class DeviceDriver(ABC):
             self._session_down(detail, now)
             return
         was_up, self.up, self.peer = self.up, True, hello
+        self._refused_for = None
         self._backoff.reset()
         if not self.ever_up:
             self.ever_up = True

@@ -34,6 +34,13 @@ class LinkLost(DeviceEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LinkRefused(DeviceEvent):
+    """The link, already down (LinkLost), stays down for a new reason: the device answers but
+    cannot authenticate (protocol 1.1: no key, another key, a downgrade). Once per reason."""
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class LinkRestored(DeviceEvent):
     """A session is up again after LinkLost (DeviceRebooted follows if its boot id changed)."""
     hello: Hello

@@ -47,7 +47,7 @@ class Links:
                     ev.DeviceRebooted: "rebooted"}[type(event)]
             link.state, link.reason, link.ever_up, link.boot_id = "ok", "", True, event.hello.boot_id
             return {"event": "device", "device": event.device, "link": what, "boot_id": event.hello.boot_id}
-        if isinstance(event, ev.LinkLost):
+        if isinstance(event, (ev.LinkLost, ev.LinkRefused)):
             link.state, link.reason = ("lost" if link.ever_up else "absent"), event.reason
             return {"event": "device", "device": event.device, "link": link.state, "reason": event.reason}
         if isinstance(event, ev.DeviceError):
