@@ -23,6 +23,7 @@ COMMANDS = {
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
+    "keys": ("keys", "device keys for authenticated frames (protocol 1.1): provision, id"),
 }
 
 
