@@ -7,6 +7,7 @@ from drivers.reconnect import Backoff
 from firmware_bridge.auth import KeyFileError, load_key
 
 SILENCE_HEARTBEATS = 3.5  # a device unheard for this many heartbeat intervals is silent (PROTOCOL.md §2)
+DEVICE_HEARTBEAT_S = 1.0  # a device sends something at least this often (PROTOCOL.md §2), whatever ours is
 
 
 def driver_options(config: Config, kind: str) -> dict:
@@ -15,7 +16,7 @@ def driver_options(config: Config, kind: str) -> dict:
     (a ValueError) naming the config key and the file."""
     t = config.timeouts
     link_options = {"ack_timeout": t.ack_timeout_s, "heartbeat_interval": t.heartbeat_interval_s,
-                    "silence_timeout": SILENCE_HEARTBEATS * t.heartbeat_interval_s}
+                    "silence_timeout": SILENCE_HEARTBEATS * max(t.heartbeat_interval_s, DEVICE_HEARTBEAT_S)}
     key_path = getattr(config.keys, kind)
     if key_path:
         try:
