@@ -35,7 +35,7 @@ DrawEvent = DrawGap | DrawRepeated | CounterRestarted
 
 
 class DrawCounter:
-    def __init__(self, last: int | None = None):
+    def __init__(self, last: int | None = None) -> None:
         self.last = last  # counter of the last card heard; None until the first report
         self._after_reboot = False
 
@@ -70,5 +70,6 @@ class DrawCounter:
 
     def _restarted(self, counter: int) -> list[DrawEvent]:
         last, self.last = self.last, counter
+        assert last is not None  # only called once a counter was heard
         self._after_reboot = False
         return [CounterRestarted(last, counter)]
