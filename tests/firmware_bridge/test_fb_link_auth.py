@@ -347,3 +347,21 @@ def test_a_requester_sends_nothing_but_its_hello_before_the_answer():
     out = wire.host.outgoing_frames()
     assert frame_types(out) == ["Hello"] and all(decoded(f).authenticated for f in out)
     assert isinstance(Hello.decode(decoded(out[0]).payload), Hello)
+
+
+def test_a_device_whose_sends_failed_starts_a_new_authenticated_session():
+    wire = connected()
+    cut = [True]
+    wire.manipulate = lambda name, frames: [] if cut[0] else frames
+    wire.device.send(CARDS[0], wire.now)
+    wire.advance(1.6)  # the device's 5 retransmissions go nowhere: its sends fail
+    assert wire.device._down and not wire.device.connected
+    old_key = wire.host.auth.session.key
+    cut[0] = False
+    wire.advance(1.5)  # the host's heartbeat wakes it: a new request, a new session key
+    assert wire.device.connected and wire.host.auth.session.key == wire.device.auth.session.key != old_key
+    assert [type(e) for e in wire.take("host") if isinstance(e, (Connected, PeerRebooted))] == [Connected]
+    wire.device.send(CARDS[1], wire.now)
+    wire.pump()
+    assert wire.delivered("host") == [CARDS[1]]  # the failed card was dropped (PROTOCOL.md §2)
+    assert wire.host.stats["tampered"] == wire.device.stats["tampered"] == 0
