@@ -14,10 +14,11 @@ import argparse
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_decoder import best  # noqa: E402  (bench/ is the script's own directory)
 
 from firmware_bridge.auth import FROM_DEVICE, HelloSigner  # noqa: E402
 from firmware_bridge.enums import DeviceKind, LampPattern  # noqa: E402
@@ -40,15 +41,6 @@ HOST = Hello(DeviceKind.HOST, boot_id=0x1A2B3C4D, serial="tablectl")
 SHOE = Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042")
 SAMPLES = {"CARD": CardRead(0x0101, 42, 74_250), "ACK": Ack(),
            f"LAMP_REPORT ({MAX_PAYLOAD - 1} lamps, the largest)": LampReport((LampPattern.OFF,) * (MAX_PAYLOAD - 1))}
-
-
-def best(repeat: int, run) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def sample_frame(msg) -> Frame:

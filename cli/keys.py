@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cli.common import Parser, UsageError, run_command
 from cli.install_service import CONFIG, GROUP, group_id
-from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, key_text, load_key
+from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, load_key, write_key
 
 DEVICES = ("shoe", "panel", "lights")
 KEYS_DIR = "/etc/tablectl/keys"
@@ -70,23 +70,14 @@ def _existing_id(path: Path) -> str:
 
 
 def _write(path: Path, key: bytes, gid: int, out) -> None:
-    """Atomically, never readable by others at any moment: temp file 0640, group, rename."""
+    """Never readable by others at any moment: the directory 0750, the file 0640 from its
+    first byte, both root:tablectl when run as root."""
     as_root = os.geteuid() == 0
     if not path.parent.is_dir():
         path.parent.mkdir(mode=0o750, parents=True)
         if as_root:
             os.chown(path.parent, 0, gid)
-    partial = path.with_name(f".{path.name}.partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
-    try:
-        os.fchmod(fd, 0o640)
-        if as_root:
-            os.fchown(fd, 0, gid)
-        os.write(fd, key_text(key).encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(partial, path)
+    write_key(path, key, gid if as_root else None)
     owner = f"root:{GROUP}" if as_root else "your user: not running as root, so not chowned to root:tablectl"
     print(f"wrote {path} (mode 0640, {owner})", file=out)
 

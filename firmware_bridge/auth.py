@@ -65,6 +65,23 @@ def load_key(path: str | os.PathLike[str]) -> bytes:
     return parse_key(text, str(path))
 
 
+def write_key(path: str | os.PathLike[str], key: bytes, gid: int | None = None) -> None:
+    """Write `key` to `path` atomically, mode 0640 from the first byte on (owner root and group
+    `gid` when given: that needs root); fsynced before it replaces an older file."""
+    path = Path(path)
+    partial = path.with_name(f".{path.name}.partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+    try:
+        os.fchmod(fd, 0o640)
+        if gid is not None:
+            os.fchown(fd, 0, gid)
+        os.write(fd, key_text(key).encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(partial, path)
+
+
 def key_text(key: bytes) -> str:
     """A key as its file holds it: 64 hex digits and a newline."""
     return key.hex() + "\n"

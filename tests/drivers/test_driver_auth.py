@@ -9,7 +9,7 @@ import time
 from drivers.events import CardDrawn, DeviceConnected, FrameTampered, LinkLost, ShoeStatusChanged
 from drivers.reconnect import Backoff
 from drivers.shoe import ShoeDriver
-from firmware_bridge.auth import key_text
+from firmware_bridge.auth import write_key
 from games.cards import parse_card
 
 KEY = bytes(range(32))
@@ -18,9 +18,7 @@ FAST = dict(backoff=Backoff(0.01, 2.0, 0.1))
 
 def key_file(directory) -> str:
     path = os.path.join(directory, "shoe.key")
-    with open(path, "w") as f:
-        f.write(key_text(KEY))
-    os.chmod(path, 0o640)
+    write_key(path, KEY)
     return path
 
 

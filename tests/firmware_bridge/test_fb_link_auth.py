@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from fb_wire import HOST_HELLO, SHOE_HELLO, Wire, frame_types
 
 from firmware_bridge.enums import NakReason
@@ -50,6 +51,17 @@ class Tap:
 
     def last(self, name: str, kind: str) -> bytes:
         return [f for f, t in zip(self.frames[name], frame_types(self.frames[name])) if t == kind][-1]
+
+
+def a_card_dealt() -> tuple[Wire, bytes]:
+    """A keyed session in which the shoe dealt CARDS[0] (delivered), and that card's frame as
+    someone at the line recorded it."""
+    wire = connected()
+    tap = Tap(wire)
+    wire.device.send(CARDS[0], wire.now)
+    wire.pump()
+    assert wire.delivered("host") == [CARDS[0]]
+    return wire, tap.last("device", "CardRead")
 
 
 def decoded(data: bytes) -> Frame:
@@ -121,23 +133,15 @@ def test_an_injected_card_without_a_valid_mac_is_never_delivered():
 
 
 def test_a_frame_played_again_in_the_session_is_a_replay():
-    wire = connected()
-    tap = Tap(wire)
-    wire.device.send(CARDS[0], wire.now)
-    wire.pump()
-    assert wire.delivered("host") == [CARDS[0]]
-    events = wire.host.receive(tap.last("device", "CardRead"), wire.now)
+    wire, recorded = a_card_dealt()
+    events = wire.host.receive(recorded, wire.now)
     (report,) = tampered(events)
     assert "replay" in report.detail and not [e for e in events if isinstance(e, Delivered)]
 
 
 def test_a_recorded_card_is_refused_when_its_seq_comes_round_again():
     """SEQ is 8 bits: after 256 frames the same number is expected again, but not the counter."""
-    wire = connected()
-    tap = Tap(wire)
-    wire.device.send(CARDS[0], wire.now)
-    wire.pump()
-    old = tap.last("device", "CardRead")
+    wire, old = a_card_dealt()
     for card in CARDS[1:256]:
         wire.device.send(card, wire.now)
         wire.pump()
@@ -148,12 +152,7 @@ def test_a_recorded_card_is_refused_when_its_seq_comes_round_again():
 
 
 def test_a_recorded_card_cannot_be_replayed_into_a_later_session():
-    wire = connected()
-    tap = Tap(wire)
-    wire.device.send(CARDS[0], wire.now)
-    wire.pump()
-    recorded = tap.last("device", "CardRead")
-    assert wire.delivered("host") == [CARDS[0]]
+    wire, recorded = a_card_dealt()
     wire.host.reset()  # the host reopens: a new boot id, a new session key
     wire.connect()
     assert [type(e) for e in wire.take("host")] == [Connected]
@@ -220,31 +219,23 @@ def test_a_device_that_answers_without_authentication_is_refused():
     assert "without authentication" in events[1].reason and not wire.host.connected
 
 
-def test_another_key_is_refused_on_both_sides():
-    wire = keyed_wire(device_key=OTHER_KEY)
+@pytest.mark.parametrize("host_key, device_key, host_reason, device_report", [
+    (KEY, OTHER_KEY, "key differs", "does not verify"),  # another key: each side sees it
+    (None, KEY, "configure its key", "without authentication"),  # a host without the key is told
+])
+def test_mismatched_keys_are_refused_on_both_sides(host_key, device_key, host_reason, device_report):
+    wire = keyed_wire(host_key, device_key)
     wire.connect()
     (refused,) = [e for e in wire.take("host") if isinstance(e, SessionRefused)]
-    assert "key differs" in refused.reason
+    assert host_reason in refused.reason
     (report,) = tampered(wire.take("device"))
-    assert "does not verify" in report.detail
+    assert device_report in report.detail
     assert not wire.host.connected and not wire.device.connected
 
 
-def test_a_host_without_a_key_is_told_the_device_requires_one():
-    wire = keyed_wire(host_key=None)
-    wire.connect()
-    (refused,) = [e for e in wire.take("host") if isinstance(e, SessionRefused)]
-    assert "configure its key" in refused.reason
-    (report,) = tampered(wire.take("device"))
-    assert "without authentication" in report.detail
-
-
 def test_a_frame_reflected_back_to_its_sender_is_refused():
-    wire = connected()
-    tap = Tap(wire)
-    wire.device.send(CARDS[0], wire.now)
-    wire.pump()
-    events = wire.device.receive(tap.last("device", "CardRead"), wire.now)
+    wire, recorded = a_card_dealt()
+    events = wire.device.receive(recorded, wire.now)
     assert tampered(events) and not [e for e in events if isinstance(e, Delivered)]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from firmware_bridge.auth import key_id, key_text
+from firmware_bridge.auth import key_id, key_text, write_key
 from firmware_bridge.link_events import Connected, SessionRefused, Tampered
 from firmware_bridge.messages import Button, CardRead, StatusQuery
 from games.cards import parse_card
@@ -14,9 +14,7 @@ KEY = bytes(range(32))
 
 def key_file(directory: str, key: bytes = KEY) -> str:
     path = os.path.join(directory, "device.key")
-    with open(path, "w") as f:
-        f.write(key_text(key))
-    os.chmod(path, 0o640)
+    write_key(path, key)
     return path
 
 
