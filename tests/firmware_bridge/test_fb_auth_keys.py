@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import os
+import stat
 
 import pytest
 
-from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, key_text, load_key, parse_key
+from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, key_text, load_key, parse_key, write_key
 
 KEY = bytes(range(KEY_SIZE))
 
@@ -49,3 +50,11 @@ def test_the_key_id_names_a_key_without_showing_it():
     assert key_id(KEY) == key_id(bytes(KEY)) != key_id(bytes(KEY_SIZE))
     assert len(key_id(KEY)) == 16 and KEY.hex()[:16] != key_id(KEY)
     assert parse_key(KEY.hex()) == KEY
+
+
+def test_write_key_is_atomic_and_private_from_the_first_byte(tmp_path):
+    path = tmp_path / "shoe.key"
+    path.write_text("old")
+    write_key(path, KEY, gid=os.getegid() if os.geteuid() == 0 else None)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640 and load_key(path) == KEY
+    assert not list(tmp_path.glob(".*partial"))
