@@ -313,7 +313,7 @@ class VirtualDevice:
                 "link_path": self.port.link_path, "pty": self.port.tty_name,
                 "boot_id": self.link.local.boot_id, "stalled": self.stalled, "key_id": self.key_id,
                 "host": self.link.peer.boot_id if self.link.peer else None,
-                "link": self.link.link_stats(), "faults_applied": self.faults.applied,
+                "link": self.link.link_stats(), "faults_applied": self.faults.applied, "forged": self.faults.forged,
                 "dropped_bytes": self.port.dropped_bytes, "log": self.log[-5:], **self.device_state()}
 
     def cmd_quit(self, command: dict, now: float) -> dict:
@@ -362,7 +362,7 @@ class VirtualDevice:
         if self.port.plugged and not self.stalled:
             self.flush()
             self.port.write(forged_frame(self.link, msg, how, self.rng))
-            self.faults.applied["forge"] += 1
+            self.faults.forged += 1
         return {"forged": type(msg).__name__, "seq": seq, "how": how}
 
     def _reboot(self, command: dict, now: float) -> dict:

@@ -38,7 +38,8 @@ class WireFaults:
     def __init__(self, rng: random.Random):
         self._rng = rng
         self.armed: deque[str] = deque()
-        self.applied: dict[str, int] = {kind: 0 for kind in FRAME_FAULTS + ("garbage", "forge")}
+        self.applied: dict[str, int] = {kind: 0 for kind in FRAME_FAULTS + ("garbage",)}
+        self.forged = 0  # frames injected by `fault forge`
 
     def arm(self, kind: str) -> None:
         if kind not in FRAME_FAULTS:

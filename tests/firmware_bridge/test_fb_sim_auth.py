@@ -37,7 +37,7 @@ def test_a_keyed_shoe_deals_to_a_keyed_host_and_forgeries_are_refused(start_sim,
     host.settle(0.2)
     assert not [e for e in host.events if getattr(e, "msg", None) and isinstance(e.msg, CardRead)]
     state = shoe.ok("state")
-    assert state["faults_applied"]["forge"] == 2 and state["link"]["tampered"] == 0
+    assert state["forged"] == 2 and state["link"]["tampered"] == 0
     assert host.link.stats["tampered"] == 2
 
 
