@@ -4,11 +4,12 @@ drivers and the ptys cost on their own, so the daemon's share of bench_card_to_l
     python3 bench/bench_driver_hops.py [--cards 200] [--pace-ms 10] [--json]
 
 Real simulator processes (`python -m firmware_bridge.sim.shoe|lights`) on ptys, the real
-ShoeDriver / LightsDriver in this process, as the daemon runs them:
-  - shoe -> loop: the shoe simulator writes a CARD frame (its `written_at`); the driver's
-    reader thread reads it, acks it and posts a CardDrawn; a thread standing for the loop
-    takes it from a queue.SimpleQueue (the daemon's inbox). Reported: written -> the
-    driver's event stamp (`at`), and written -> taken by the "loop";
+ShoeDriver / LightsDriver on a reactor in this thread, as the daemon runs them (the reactor
+turns between cards, as the daemon's does):
+  - shoe -> loop: the shoe simulator writes a CARD frame (its `written_at`); the reactor
+    sees the pty readable, the driver reads it, acks it and posts a CardDrawn to a callback
+    standing for the loop's inbox. Reported: written -> the driver's event stamp (`at`),
+    and written -> posted;
   - loop -> board: set_lamps() of one changed lamp on this thread (as the loop does) ->
     the lights simulator reads the frame (its `changed_at`).
 """
@@ -18,10 +19,8 @@ import argparse
 import json
 import os
 import platform
-import queue
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -29,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from drivers import events as ev  # noqa: E402
 from drivers.lights import LightsDriver  # noqa: E402
+from drivers.reactor import Reactor  # noqa: E402
 from drivers.shoe import ShoeDriver  # noqa: E402
 from firmware_bridge.enums import LampPattern  # noqa: E402
 from simulation.rig.sims import Sim  # noqa: E402
@@ -42,62 +42,56 @@ def percentiles(samples: list[float]) -> dict:
     return {"n": len(ordered), "p50_us": round(pick(0.50)), "p99_us": round(pick(0.99)), "max_us": round(ordered[-1] * 1e6)}
 
 
-def _until_up(driver) -> None:
-    deadline = time.monotonic() + WAIT
-    while not driver.up:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the {driver.name} driver never connected")
-        time.sleep(0.01)
+def _until_up(reactor: Reactor, driver, up) -> None:
+    if not reactor.run_until(up, WAIT):
+        raise RuntimeError(f"the {driver.name} driver never connected")
 
 
 def shoe_hop(directory: Path, cards: int, pace: float) -> dict:
     sim = Sim("shoe", directory, "--deck-kind", "standard52", "--decks", "8", "--seed", "1")
-    inbox: queue.SimpleQueue = queue.SimpleQueue()
-    taken: queue.SimpleQueue = queue.SimpleQueue()  # (event, when the "loop" took it)
+    posted: list = []  # (event, when the "loop" got it)
 
-    def loop() -> None:
-        while (event := inbox.get()) is not None:
-            if isinstance(event, ev.CardDrawn):
-                taken.put((event, time.monotonic()))
+    def post(event) -> None:
+        posted.append((event, time.monotonic()))
 
-    consumer = threading.Thread(target=loop, name="loop")
-    consumer.start()
-    driver = ShoeDriver(sim.link, inbox.put).start()
-    try:
-        _until_up(driver)
-        to_stamp, to_loop = [], []
-        for _ in range(cards):
-            time.sleep(pace)
-            written = sim.command("draw", n=1)["written_at"]
-            event, at_loop = taken.get(timeout=WAIT)
-            to_stamp.append(event.at - written)
-            to_loop.append(at_loop - written)
-    finally:
-        driver.close()
-        inbox.put(None)
-        consumer.join()
-        sim.stop()
-    return {"written -> driver event": percentiles(to_stamp), "written -> taken by the loop": percentiles(to_loop)}
+    with Reactor() as reactor:
+        driver = ShoeDriver(sim.link, post, reactor=reactor).start()
+        try:
+            _until_up(reactor, driver, lambda: any(isinstance(e, ev.ShoeStatusChanged) for e, _ in posted))
+            to_stamp, to_loop = [], []
+            for _ in range(cards):
+                reactor.run_until(lambda: False, pace)
+                posted.clear()
+                written = sim.command("draw", n=1)["written_at"]
+                reactor.run_until(lambda: any(isinstance(e, ev.CardDrawn) for e, _ in posted), WAIT)
+                event, at_loop = next((e, t) for e, t in posted if isinstance(e, ev.CardDrawn))
+                to_stamp.append(event.at - written)
+                to_loop.append(at_loop - written)
+        finally:
+            driver.close()
+            sim.stop()
+    return {"written -> driver event": percentiles(to_stamp), "written -> posted to the loop": percentiles(to_loop)}
 
 
 def lights_hop(directory: Path, changes: int, pace: float) -> dict:
     sim = Sim("lights", directory, "--lamps", "32")
-    driver = LightsDriver(sim.link, lambda event: None).start()
-    try:
-        _until_up(driver)
-        driver.read_back(timeout=WAIT)  # the board's picture is known: a set goes out at once
-        samples = []
-        for n in range(changes):
-            time.sleep(pace)
-            before = sim.state()["changes"]
-            sent = time.monotonic()
-            driver.set_lamps({n % 32: LampPattern.ON if (n // 32) % 2 == 0 else LampPattern.OFF})
-            while (state := sim.state())["changes"] <= before:
-                time.sleep(0.001)
-            samples.append(state["changed_at"] - sent)
-    finally:
-        driver.close()
-        sim.stop()
+    with Reactor() as reactor:
+        driver = LightsDriver(sim.link, lambda event: None, reactor=reactor).start()
+        try:
+            _until_up(reactor, driver, lambda: driver.connected)
+            driver.read_back(timeout=WAIT)  # the board's picture is known: a set goes out at once
+            samples = []
+            for n in range(changes):
+                reactor.run_until(lambda: False, pace)
+                before = sim.state()["changes"]
+                sent = time.monotonic()
+                driver.set_lamps({n % 32: LampPattern.ON if (n // 32) % 2 == 0 else LampPattern.OFF})
+                while (state := sim.state())["changes"] <= before:
+                    time.sleep(0.001)
+                samples.append(state["changed_at"] - sent)
+        finally:
+            driver.close()
+            sim.stop()
     return {"set_lamps -> board read it": percentiles(samples)}
 
 

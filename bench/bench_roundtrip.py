@@ -5,8 +5,8 @@ Three figures, each over N round trips after a warm-up:
                   (what no protocol can beat on this machine);
   link            a LAMP_QUERY frame from a host Link to `sim lights` (a separate process)
                   and its LAMP_REPORT back, decoded, driven in this thread;
-  driver          LightsDriver.read_back(): the same exchange through the driver's reader
-                  thread and its lock, as the controller sees it.
+  driver          LightsDriver.read_back(): the same exchange through the driver on a
+                  reactor (drivers/reactor.py), as the daemon runs it.
 
     python3 bench/bench_roundtrip.py [-n 2000]
 """
@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "drivers"))
 from sim_process import SimProcess  # noqa: E402
 
 from drivers.lights import LightsDriver  # noqa: E402
+from drivers.reactor import Reactor  # noqa: E402
 from drivers.serial_transport import SerialTransport  # noqa: E402
 from firmware_bridge.enums import DeviceKind  # noqa: E402
 from firmware_bridge.link import Link  # noqa: E402
@@ -110,11 +111,10 @@ def bench_link(sim: SimProcess, n: int) -> list[float]:
 
 
 def bench_driver(sim: SimProcess, n: int) -> list[float]:
-    driver = LightsDriver(sim.link, lambda event: None).start()
+    reactor = Reactor()
+    driver = LightsDriver(sim.link, lambda event: None, reactor=reactor).start()
     try:
-        deadline = time.monotonic() + 20
-        while not driver.up and time.monotonic() < deadline:
-            time.sleep(0.01)
+        reactor.run_until(lambda: driver.connected, 20)
         samples = []
         for i in range(n + n // 10):
             start = time.perf_counter()
@@ -124,6 +124,7 @@ def bench_driver(sim: SimProcess, n: int) -> list[float]:
         return samples
     finally:
         driver.close()
+        reactor.close()
 
 
 def main() -> int:

@@ -38,6 +38,7 @@ class Step:
     cards: list | None = None  # for "load"
     effects: list = field(default_factory=list)
     lamps_changed: int = 0  # lamps whose pattern this step changes (one LAMP_SET frame each)
+    lamp_changes: dict = field(default_factory=dict)  # those lamps: name -> new pattern name
 
     @property
     def lamps_change(self) -> bool:
@@ -81,7 +82,9 @@ class Dealer:
             raise RuntimeError(f"the mirror refused {step.kind} {step.name}: {step.effects[-1]}")
         for effect in step.effects:
             if isinstance(effect, Lamps):
-                step.lamps_changed += sum(1 for k, v in effect.states.items() if self.picture.get(k) != v)
+                changes = {k: v for k, v in effect.states.items() if self.picture.get(k) != v}
+                step.lamps_changed += len(changes)
+                step.lamp_changes.update(changes)
                 self.picture = dict(effect.states)
         return step
 

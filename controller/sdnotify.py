@@ -7,13 +7,13 @@ journal recovered, STATUS=... for `systemctl status`, WATCHDOG=1 from its event 
 STOPPING=1 on shutdown. When NOTIFY_SOCKET is unset (a shell, a test) every call is a
 no-op, so the daemon calls the notifier unconditionally.
 
-The event loop, each turn:
+The daemon's loop pings from a reactor timer:
 
-    notifier.ping_if_due(time.monotonic())
-    wait = notifier.seconds_until_due(time.monotonic())   # bound the loop's wait by this
+    notifier.ping_if_due(now)
+    timer.at(now + notifier.seconds_until_due(now))      # the next ping's turn
 
-Pings come only from the loop, so a loop that is stuck stops pinging and systemd restarts
-the service after WATCHDOG_USEC.
+Pings come only from the loop, so a loop that is stuck (or that cannot write its journal)
+stops pinging and systemd restarts the service after WATCHDOG_USEC.
 """
 from __future__ import annotations
 

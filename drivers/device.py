@@ -1,34 +1,40 @@
-"""The driver base: one device, one transport, one firmware_bridge Link, one reader thread.
+"""The driver base: one device, one transport, one firmware_bridge Link, driven by a reactor.
 
-The controller runs one loop thread that owns all state; a driver's reader thread only
-posts typed events (drivers.events) into it through the `post` callback. The reader
-thread reads with a short timeout, feeds the link, runs its timers, writes what the link
-wants written, and keeps the device reachable:
+Everything runs on the reactor's thread (drivers/reactor.py): the transport's fd is
+registered with the reactor, and its callback reads what arrived, feeds the sans-IO link,
+writes what the link wants written (acks first) and posts typed events (drivers.events)
+through the `post` callback, there and then. The link's deadlines (retransmission,
+heartbeat, silence) and the reconnect backoff are one reactor timer, re-armed after every
+step. The device is kept reachable:
 
 - hang-up / unplug (DeviceDisconnectedError, or any transport error): LinkLost, then
-  reopen by the same URL with backoff, start a new session, LinkRestored;
+  reopen by the same URL (at once, then with backoff), start a new session, LinkRestored;
 - no ack after all retries (SendFailed) or a silent peer (PeerSilent): LinkLost, then a
   new session is tried with backoff on the same open transport;
 - a new boot id in the device's HELLO: DeviceRebooted (its state is gone);
 - with a key (link_options["key"], protocol 1.1): frames that fail authentication are
-  FrameTampered, and a device that cannot authenticate is LinkLost with the reason, then
-  tried again with backoff.
+  FrameTampered, and a device that cannot authenticate is LinkLost with the reason (or
+  LinkRefused when the link was already down), then tried again with backoff.
 
-Sends (from the controller's thread) go through the same lock as the reader's link work,
-so the link is never used by two threads at once. A subclass says which device kind it
-expects (`KIND`) and turns delivered messages into events (`_on_message`).
+A transport without a file descriptor (pyusb) gets one reader thread that only reads and
+hands each transfer's bytes to the reactor (`call_soon_threadsafe`); the link is still used
+on the reactor's thread alone. The state readers see (ok / lost / absent, the boot id) is
+the daemon's, kept from these events (controller/daemon/links.py); a driver keeps only what
+it needs to say which event comes next. A subclass says which device kind it expects
+(`KIND`) and turns delivered messages into events (`_on_message`).
 """
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from drivers import events as ev
 from drivers.errors import TransportError
-from drivers.reconnect import Backoff, reopen_with_backoff
+from drivers.reactor import FdHandle, Reactor
+from drivers.reconnect import Backoff
 from drivers.transport import Transport
 from drivers.url import transport_for_url
 from firmware_bridge.enums import DeviceKind
@@ -47,6 +53,7 @@ from firmware_bridge.messages import Error, Hello, Message, StatusQuery
 
 Post = Callable[[ev.DeviceEvent], None]
 HOST_SERIAL = "tablectl"
+USB_READ_WAIT_S = 0.05  # the reader thread's poll: how soon it notices close()
 
 
 class DeviceDriver(ABC):
@@ -57,47 +64,45 @@ class DeviceDriver(ABC):
         url: str | Transport,
         post: Post,
         *,
+        reactor: Reactor,
         name: str,
-        max_read_wait: float = 0.05,
         backoff: Backoff | None = None,
-        clock: Callable[[], float] = time.monotonic,
         usb_backend=None,
         link_options: dict | None = None,
     ) -> None:
         self.name = name
         self.transport = url if isinstance(url, Transport) else transport_for_url(url, usb_backend=usb_backend)
+        self.reactor = reactor
         self._post = post
-        self._clock = clock
-        self._max_read_wait = max_read_wait
         self._backoff = backoff or Backoff()
         host = Hello(DeviceKind.HOST, boot_id=secrets.randbits(32), serial=HOST_SERIAL)
         self.link = Link(host, **(link_options or {}))
-        self._lock = threading.RLock()  # guards the link and writes
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._pending: list[ev.DeviceEvent] = []  # events made under the lock, posted after
-        self.up = False  # a session with the right kind of device is up
-        self.ever_up = False
-        self.peer: Hello | None = None
-        self._lost = False  # LinkLost posted and not yet answered by LinkRestored
-        self._restart_at: float | None = None  # when to try a new session on an open transport
+        self._timer = reactor.timer(self._on_timer)
+        self._fd: FdHandle | None = None
+        self._reader: threading.Thread | None = None  # fd-less transports only
+        self._handle = 0  # counts the transport's opens: bytes from a reader of an older handle are dropped
+        self._started = self._closed = False
+        # What decides the next event: a session with the right kind of device is up; one was
+        # ever up; LinkLost was posted and not yet answered by LinkRestored.
+        self._up = self._ever_up = self._lost = False
+        self._reopen_at: float | None = None  # the transport is closed: when to try to open it
+        self._restart_at: float | None = None  # the transport is open: when to try a new session
         self._refused_for: str | None = None  # the last refusal reported while the link is down
 
     # ------------------------------------------------------------------ public API
     def start(self) -> DeviceDriver:
-        if self._thread is not None:
+        if self._started:
             raise RuntimeError(f"{self.name}: driver already started")
-        self._thread = threading.Thread(target=self._run, name=f"driver-{self.name}", daemon=True)
-        self._thread.start()
+        self._started = True
+        self._reopen_at = self.reactor.now()
+        self._arm()
         return self
 
     def close(self) -> None:
-        """Stop the reader thread and close the transport (idempotent)."""
-        self._stop.set()
-        self.transport.cancel_read()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        """Stop watching the device and close the transport (idempotent)."""
+        self._closed = True
+        self._timer.cancel()
+        self._unwatch()
         self.transport.close()
 
     def __enter__(self) -> DeviceDriver:
@@ -113,7 +118,7 @@ class DeviceDriver(ABC):
     # ------------------------------------------------------------------ for subclasses
     @abstractmethod
     def _on_message(self, msg: Message, now: float) -> None:
-        """Turn a delivered message into events (call self._emit); runs under the lock."""
+        """Turn a delivered message into events (call self._emit)."""
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         """A session is up (first, restored, or after a reboot). Default: ask for status."""
@@ -125,77 +130,127 @@ class DeviceDriver(ABC):
         self.link.send(StatusQuery(), now)
 
     def _emit(self, cls, **fields) -> None:
-        self._pending.append(cls(device=self.name, at=self._clock(), **fields))
+        self._post(cls(device=self.name, at=self.reactor.now(), **fields))
 
     def _send(self, msg: Message) -> None:
-        """Queue a reliable message and write what the link has to send (thread-safe).
+        """Queue a reliable message and write what the link has to send. A write failure
+        is left to the read side, which sees the same dead handle and reconnects; the
+        link's queue is cleared by the new session."""
+        self.link.send(msg, self.reactor.now())
+        self._flush()
+        self._arm()
 
-        A write failure is left to the reader thread, which sees the same dead handle on
-        its next read and reconnects; the link's queue is cleared by the new session.
-        """
-        with self._lock:
-            self.link.send(msg, self._clock())
-            self._flush()
-
-    # ------------------------------------------------------------------ reader thread
-    def _run(self) -> None:
+    # ------------------------------------------------------------------ the reactor's callbacks
+    def _on_readable(self, mask: int) -> None:
         try:
-            if self._connect():
-                while not self._stop.is_set():
-                    self._step()
-        finally:
-            self._post_pending()
-
-    def _connect(self) -> bool:
-        """(Re)open the transport by its URL with backoff, then start a session."""
-        def retrying(error: TransportError, delay: float) -> None:
-            with self._lock:
-                self._link_lost(f"cannot open {self.transport.description}: {error}")
-            self._post_pending()
-
-        if not reopen_with_backoff(self.transport, self._stop, self._backoff, retrying):
-            return False
-        with self._lock:
-            self.link.reset()
-            self.link.start(self._clock())
-            self._restart_at = None
-            self._flush()
-        return True
-
-    def _step(self) -> None:
-        now = self._clock()
-        deadline = self.link.next_deadline()
-        if self._restart_at is not None:
-            deadline = self._restart_at if deadline is None else min(deadline, self._restart_at)
-        wait = self._max_read_wait if deadline is None else min(self._max_read_wait, max(0.0, deadline - now))
-        try:
-            data = self.transport.read(wait)
+            data = self.transport.read_ready()
         except TransportError as error:
             self._hang_up(str(error))
             return
-        with self._lock:
-            now = self._clock()
-            link_events = self.link.receive(data, now) if data else []
-            link_events += self.link.poll(now)
-            for event in link_events:
+        if data:
+            self._on_bytes(data)
+
+    def _on_bytes(self, data: bytes) -> None:
+        now = self.reactor.now()
+        for event in self.link.receive(data, now):
+            self._on_link_event(event, now)
+        self._flush()
+        self._arm()
+
+    def _on_timer(self, now: float) -> None:
+        if self._reopen_at is not None:
+            if now >= self._reopen_at:
+                self._open(now)
+        else:
+            for event in self.link.poll(now):
                 self._on_link_event(event, now)
-            if self._restart_at is not None and now >= self._restart_at:
+            if self._restart_at is not None and now >= self._restart_at and self._reopen_at is None:
                 self._restart_at = None
                 self.link.reset()
                 self.link.start(now)
             self._flush()
-        # Posting is the last thing before the next select(): the loop thread, woken by it,
-        # then finds the GIL free instead of waiting for this thread's ack write.
-        self._post_pending()
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._closed:
+            return
+        if self._reopen_at is not None:
+            self._timer.at(self._reopen_at)
+            return
+        deadline = self.link.next_deadline()
+        if self._restart_at is not None:
+            deadline = self._restart_at if deadline is None else min(deadline, self._restart_at)
+        self._timer.at(deadline)
+
+    # ------------------------------------------------------------------ opening and hang-up
+    def _open(self, now: float) -> None:
+        """Open the transport by its URL; on failure LinkLost (once) and try again later."""
+        try:
+            self.transport.open()
+        except TransportError as error:
+            self._link_lost(f"cannot open {self.transport.description}: {error}")
+            self._reopen_at = now + self._backoff.next_delay()
+            return
+        self._reopen_at = self._restart_at = None
+        self._handle += 1
+        self._backoff.reset()
+        self._watch()
+        self.link.reset()
+        self.link.start(now)
+        self._flush()
+
+    def _watch(self) -> None:
+        fd = self.transport.fileno()
+        if fd is not None:
+            self._fd = self.reactor.register_fd(fd, self._on_readable)
+            return
+        self._reader = threading.Thread(target=self._read_without_fd, args=(self._handle,),
+                                        name=f"driver-{self.name}-usb", daemon=True)
+        self._reader.start()
+
+    def _unwatch(self) -> None:
+        if self._fd is not None:
+            self.reactor.unregister_fd(self._fd)
+            self._fd = None
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not threading.current_thread():
+            self.transport.cancel_read()
+            reader.join()
+
+    def _read_without_fd(self, handle: int) -> None:
+        """The one thread of an fd-less transport: read, hand each transfer to the reactor."""
+        transport = self.transport
+        while not self._closed and transport.is_open:
+            try:
+                data = transport.read(USB_READ_WAIT_S)
+            except TransportError as error:
+                reason = str(error)
+                self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, None, reason))
+                return
+            if data:
+                self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, data, None))
+
+    def _from_reader(self, handle: int, data: bytes | None, error: str | None) -> None:
+        if self._closed or handle != self._handle or self._reopen_at is not None:
+            return  # from a handle closed since (our close, or a hang-up already handled)
+        if error is not None:
+            self._hang_up(error)
+        elif data:
+            self._on_bytes(data)
 
     def _hang_up(self, reason: str) -> None:
-        with self._lock:
-            self.up = False
-            self._link_lost(reason)
-        self._post_pending()
-        if self._stop.is_set():
+        if self._closed:
             return
-        self._connect()
+        self._up = False
+        if self._fd is not None:
+            self.reactor.unregister_fd(self._fd)
+            self._fd = None
+        self._reader = None  # an fd-less transport's reader has returned (or returns on close)
+        self.transport.close()
+        self._link_lost(reason)
+        self._reopen_at = self.reactor.now()  # reopen at once, then with backoff
+        self._restart_at = None
+        self._arm()
 
     def _flush(self) -> None:
         out = self.link.outgoing()
@@ -203,18 +258,12 @@ class DeviceDriver(ABC):
             try:
                 self.transport.write(out)
             except TransportError:
-                pass  # the reader's next read sees the dead handle and reconnects
-
-    def _post_pending(self) -> None:
-        with self._lock:
-            pending, self._pending = self._pending, []
-        for event in pending:
-            self._post(event)
+                pass  # the next read sees the dead handle and reconnects
 
     # ------------------------------------------------------------------ link events
     def _on_link_event(self, event, now: float) -> None:
         if isinstance(event, Delivered):
-            if self.up:
+            if self._up:
                 if isinstance(event.msg, Error):
                     self._emit(ev.DeviceError, code=int(event.msg.code), detail=event.msg.detail)
                 else:
@@ -245,11 +294,11 @@ class DeviceDriver(ABC):
                 self._emit(ev.DeviceError, code=None, detail=detail)
             self._session_down(detail, now)
             return
-        was_up, self.up, self.peer = self.up, True, hello
+        was_up, self._up = self._up, True
         self._refused_for = None
         self._backoff.reset()
-        if not self.ever_up:
-            self.ever_up = True
+        if not self._ever_up:
+            self._ever_up = True
             self._lost = False
             self._emit(ev.DeviceConnected, hello=hello)
         elif self._lost:
@@ -264,7 +313,7 @@ class DeviceDriver(ABC):
 
     def _session_down(self, reason: str, now: float) -> None:
         """The transport is open but the session failed: try a new one after a backoff."""
-        self.up = False
+        self._up = False
         self._link_lost(reason)
         self._restart_at = now + self._backoff.next_delay()
 

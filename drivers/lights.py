@@ -6,11 +6,15 @@ session comes up (first connect, reconnect, board reboot) it asks for a report a
 sends only the lamps that differ, so a rebooted board is put back without the controller
 doing anything and a reconnect does not flicker the lamps.
 
-All public methods are thread-safe (the controller calls them from its loop thread).
+This is the one place the lamp picture is diffed: the daemon hands over the whole picture
+it wants, and only the lamps whose pattern differs from the board's are sent
+(`changed_lamps`). Like every driver it runs on the reactor's thread; `read_back` waits
+by turning the reactor, so it is for whoever owns the reactor outside its callbacks (the
+daemon's shutdown, tests, tools).
 """
 from __future__ import annotations
 
-import threading
+from collections.abc import Mapping
 
 from drivers import events as ev
 from drivers.device import DeviceDriver
@@ -19,9 +23,15 @@ from firmware_bridge.enums import DeviceKind, LampPattern
 from firmware_bridge.messages import AllOff, Hello, LampQuery, LampReport, LampSet, Message
 
 
+def changed_lamps(wanted: Mapping[int, LampPattern], board: Mapping[int, LampPattern]) -> dict[int, LampPattern]:
+    """The lamps of `wanted` whose pattern the board does not show (a lamp it never
+    reported is off)."""
+    return {lamp: pattern for lamp, pattern in wanted.items() if board.get(lamp, LampPattern.OFF) != pattern}
+
+
 class _ReadBack:
     def __init__(self) -> None:
-        self.done = threading.Event()
+        self.done = False
         self.lamps: dict[int, LampPattern] | None = None
         self.error: Exception | None = None
 
@@ -29,7 +39,7 @@ class _ReadBack:
 class LightsDriver(DeviceDriver):
     KIND = DeviceKind.LIGHTS
 
-    def __init__(self, url, post, *, name: str = "lights", **options) -> None:
+    def __init__(self, url, post, *, name: str = "lights", **options) -> None:  # options: DeviceDriver's
         super().__init__(url, post, name=name, **options)
         self.desired: dict[int, LampPattern] = {}
         self._board: dict[int, LampPattern] | None = None  # None: unknown until a report
@@ -46,47 +56,53 @@ class LightsDriver(DeviceDriver):
     def set_lamps(self, lamps: dict[int, LampPattern | int]) -> None:
         """Set several lamps; checks them all first (ValueError names the bad one)."""
         checked = {m.lamp: m.pattern for m in (LampSet(lamp, p) for lamp, p in lamps.items())}
-        with self._lock:
-            self.desired.update(checked)
-            self._sync(self._clock())
-            self._flush()
+        self.desired.update(checked)
+        self._sync(self.reactor.now())
+        self._flush()
+        self._arm()
 
     def all_off(self) -> None:
-        with self._lock:
-            self.desired = {lamp: LampPattern.OFF for lamp in self.desired}
-            if self.up:
-                self.link.send(AllOff(), self._clock())
-                if self._board is not None:
-                    self._board = {lamp: LampPattern.OFF for lamp in self._board}
-                self._flush()
+        self.desired = {lamp: LampPattern.OFF for lamp in self.desired}
+        if self._up:
+            self.link.send(AllOff(), self.reactor.now())
+            if self._board is not None:
+                self._board = {lamp: LampPattern.OFF for lamp in self._board}
+            self._flush()
+            self._arm()
+
+    @property
+    def connected(self) -> bool:
+        """A session with the board is up (read_back can be answered)."""
+        return self._up
 
     def read_back(self, timeout: float = 2.0) -> dict[int, LampPattern]:
-        """Ask the board for every lamp and wait for the answer (lamp id -> pattern)."""
-        with self._lock:
-            if not self.up:
-                raise LinkDownError(f"{self.name}: no link to the lamp board")
-            waiter = _ReadBack()
-            if self._board is None:
-                self._deferred.append(waiter)
-            else:
-                self._query(self._clock(), waiter)
-                self._flush()
-        if not waiter.done.wait(timeout):
-            with self._lock:
-                self._queries = [(q, w) for q, w in self._queries if w is not waiter]
-                if waiter in self._deferred:
-                    self._deferred.remove(waiter)
+        """Ask the board for every lamp and wait for the answer (lamp id -> pattern),
+        turning the reactor meanwhile (not from inside one of its callbacks)."""
+        if not self._up:
+            raise LinkDownError(f"{self.name}: no link to the lamp board")
+        waiter = _ReadBack()
+        if self._board is None:
+            self._deferred.append(waiter)
+        else:
+            self._query(self.reactor.now(), waiter)
+            self._flush()
+            self._arm()
+        if not self.reactor.run_until(lambda: waiter.done, timeout):
+            self._queries = [(q, w) for q, w in self._queries if w is not waiter]
+            if waiter in self._deferred:
+                self._deferred.remove(waiter)
             raise DeviceTimeoutError(f"{self.name}: no lamp report within {timeout} s")
         if waiter.error is not None:
             raise waiter.error
+        assert waiter.lamps is not None
         return waiter.lamps
 
     # ------------------------------------------------------------------ driver hooks
     def request_status(self) -> None:
-        with self._lock:
-            if self.up:
-                self._query(self._clock())
-                self._flush()
+        if self._up:
+            self._query(self.reactor.now())
+            self._flush()
+            self._arm()
 
     def _query(self, now: float, waiter: _ReadBack | None = None) -> None:
         query = LampQuery()
@@ -110,8 +126,7 @@ class LightsDriver(DeviceDriver):
         self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))
 
     def _hang_up(self, reason: str) -> None:
-        with self._lock:
-            self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))
+        self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))
         super()._hang_up(reason)
 
     def _on_message(self, msg: Message, now: float) -> None:
@@ -130,7 +145,7 @@ class LightsDriver(DeviceDriver):
         for _, waiter in answered:
             if waiter is not None:
                 waiter.lamps = dict(lamps)
-                waiter.done.set()
+                waiter.done = True
         self._board = lamps
         self._sync(now)
         deferred, self._deferred = self._deferred, []
@@ -139,12 +154,11 @@ class LightsDriver(DeviceDriver):
 
     def _sync(self, now: float) -> None:
         """Send the lamps whose desired pattern differs from the board's."""
-        if not self.up or self._board is None:
+        if not self._up or self._board is None:
             return  # reconciled when the session's first report arrives
-        for lamp, pattern in self.desired.items():
-            if self._board.get(lamp, LampPattern.OFF) != pattern:
-                self.link.send(LampSet(lamp, pattern), now)
-                self._board[lamp] = pattern
+        for lamp, pattern in changed_lamps(self.desired, self._board).items():
+            self.link.send(LampSet(lamp, pattern), now)
+            self._board[lamp] = pattern
 
     def _fail_readbacks(self, error: Exception) -> None:
         queries, self._queries = self._queries, []
@@ -152,4 +166,4 @@ class LightsDriver(DeviceDriver):
         for waiter in [w for _, w in queries] + deferred:
             if waiter is not None:
                 waiter.error = error
-                waiter.done.set()
+                waiter.done = True

@@ -1,11 +1,6 @@
-"""Reopen a transport by its stable path / VID:PID after a hang-up, with backoff."""
+"""The delays between attempts to reopen a device by its stable path / VID:PID, or to start a
+new session with it (drivers/device.py keeps them as reactor timers)."""
 from __future__ import annotations
-
-import threading
-from collections.abc import Callable
-
-from drivers.errors import TransportError
-from drivers.transport import Transport
 
 
 class Backoff:
@@ -29,29 +24,3 @@ class Backoff:
 
     def reset(self) -> None:
         self._next = self.initial
-
-
-def reopen_with_backoff(
-    transport: Transport,
-    stop: threading.Event,
-    backoff: Backoff,
-    on_retry: Callable[[TransportError, float], None] | None = None,
-) -> bool:
-    """Close `transport`, then open it again until it works or `stop` is set.
-
-    Returns True once open (backoff reset), False if stopped first. Each failed attempt
-    is reported to `on_retry(error, delay)` before waiting `delay` seconds on `stop`.
-    """
-    transport.close()
-    while not stop.is_set():
-        try:
-            transport.open()
-        except TransportError as exc:
-            delay = backoff.next_delay()
-            if on_retry is not None:
-                on_retry(exc, delay)
-            stop.wait(delay)
-            continue
-        backoff.reset()
-        return True
-    return False

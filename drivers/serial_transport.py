@@ -8,9 +8,11 @@
   not touch them there at all.
 - A hang-up shows either as "device reports readiness to read but returned no data"
   (USB-serial unplugged) or as EIO (pty master closed); both become DeviceDisconnectedError.
-- Reads are the hot path (every card): one select() on the port and our own wake-up pipe,
-  then one os.read() of whatever is there. pyserial's read would set the timeout on the
-  tty (tcsetattr, re-flock) whenever it changes and read the first byte on its own.
+- Reads are the hot path (every card). The daemon's reactor watches `fileno()` and calls
+  `read_ready()`: one os.read() of whatever is there. A blocking `read(timeout)` (tools,
+  tests) is one select() on the port and our own wake-up pipe (`cancel_read`), then the
+  same os.read(). pyserial's read would set the timeout on the tty (tcsetattr, re-flock)
+  whenever it changes and read the first byte on its own.
 """
 from __future__ import annotations
 
@@ -127,6 +129,23 @@ class SerialTransport(Transport):
             raise DeviceDisconnectedError(f"{self.path}: hang-up: read failed: {exc}") from exc
         except (TypeError, ValueError) as exc:  # closed from another thread mid-read
             raise DeviceDisconnectedError(f"{self.path}: closed during read") from exc
+        if not data:  # readable but empty: a USB-serial adapter that was unplugged
+            raise DeviceDisconnectedError(f"{self.path}: hang-up: device reports readiness to read "
+                                          "but returned no data (device disconnected?)")
+        return data
+
+    def fileno(self) -> int | None:
+        return self._fd
+
+    def read_ready(self) -> bytes:
+        """One os.read() of what waits (the fd is non-blocking): the reactor saw it readable."""
+        self._check_open("read")
+        try:
+            data = os.read(self._fd, READ_CHUNK)
+        except OSError as exc:
+            if exc.errno in _RETRY:
+                return b""
+            raise DeviceDisconnectedError(f"{self.path}: hang-up: read failed: {exc}") from exc
         if not data:  # readable but empty: a USB-serial adapter that was unplugged
             raise DeviceDisconnectedError(f"{self.path}: hang-up: device reports readiness to read "
                                           "but returned no data (device disconnected?)")

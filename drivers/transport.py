@@ -11,6 +11,8 @@ Contract:
 - `read(timeout)` returns the bytes that arrived, at least one, or b"" when nothing came
   within `timeout` seconds (a quiet line is normal when polling, not an error);
   `timeout=None` waits until something arrives. A dead handle raises DeviceDisconnectedError.
+- `fileno()` is the fd to watch (None without one) and `read_ready()` takes what is there
+  without waiting: how the daemon's reactor reads (drivers/reactor.py).
 - `write(data)` writes all of `data` or raises (TransportTimeoutError when the device
   does not take it in time, DeviceDisconnectedError when it is gone).
 - `with transport:` opens (if not open) and closes.
@@ -68,6 +70,16 @@ class Transport(abc.ABC):
 
     def cancel_read(self) -> None:  # noqa: B027 (an optional hook, not abstract)
         """Wake a read blocked in another thread early (best effort; default: no-op)."""
+
+    def fileno(self) -> int | None:
+        """The descriptor a reactor can watch for readability, or None (pyusb: no fd; a
+        reader thread reads instead)."""
+        return None
+
+    def read_ready(self) -> bytes:
+        """What has arrived, without waiting (b"" if nothing): for a reactor whose select()
+        said the fd is readable. A dead handle raises DeviceDisconnectedError."""
+        return self.read(0)
 
     def __enter__(self) -> Transport:
         if not self._is_open:

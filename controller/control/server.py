@@ -1,36 +1,34 @@
-"""`ControlServer`: the local control socket. Its own thread does only I/O (a selector over
-the listening socket, every client, and a wake-up socketpair); the daemon's loop thread owns
-all state.
+"""`ControlServer`: the local control socket, on the daemon's reactor (drivers/reactor.py).
 
-How a command reaches the loop and its answer comes back:
-  1. the server thread reads a line, validates it (protocol.parse_request) and calls
-     `handle_command(request)`, which must not block: the daemon posts the request into its
-     loop's inbox and returns;
-  2. the loop handles it and calls `request.reply(**fields)` or `request.fail(error)` (from any
-     thread, once; later calls are ignored);
-  3. the server thread writes {"id": ..., "ok": ...}. No answer within reply_timeout_s: the
-     client gets an error reply, and a late answer is dropped.
+The listening socket and every client are non-blocking fds registered with the reactor;
+each client has an input buffer (requests arrive in pieces) and a bounded output buffer.
 
-`publish(event)` (thread-safe, from the loop) queues one JSON line for every subscriber and
-returns at once. Each client has a bounded output buffer; a client that falls further behind
-is dropped with a log line, so a stalled `tablectl watch` can never stall the loop.
+How a command reaches the loop and its answer comes back, all on the reactor's thread:
+  1. a client's line is read and validated (protocol.parse_request), and
+     `handle_command(request)` is called; it must not block (the daemon's loop queues it);
+  2. the loop handles it and calls `request.reply(**fields)` or `request.fail(error)` (once;
+     later calls are ignored);
+  3. the answer {"id": ..., "ok": ...} goes into the client's buffer. No answer within
+     reply_timeout_s (the journal is locked, say): the client gets an error reply, and a late
+     answer is dropped.
 
-Inside `gathered()` (the loop, carrying out a batch's effects) events and answers wait in the
-outbox, and at its end the calling thread sends them itself (non-blocking sends; what a
-client cannot take yet stays in its buffer for the server thread): no hand-off to the server
-thread per batch. A lock keeps the server thread's work and such a delivery apart.
+`publish(event)` queues one JSON line for every subscriber. What was queued in a reactor turn
+is sent at the end of that turn (non-blocking; what a client cannot take yet waits for its
+fd to be writable), so a batch's events and answers leave together, after its lamps. A
+client that falls further behind than its buffer is dropped with a log line: a stalled
+`tablectl watch` never stalls the daemon.
+
+Without a reactor given, start() makes one and runs it on a thread of its own ("control-
+socket"), and the public methods hand their work to it: for tests and tools that need a
+socket server beside other threads. The daemon passes its own reactor: no thread.
 """
 from __future__ import annotations
 
-import collections
-import contextlib
 import heapq
 import itertools
 import os
-import selectors
 import socket
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,12 +37,13 @@ import structlog
 
 from controller.control.listener import listen_unix, remove_if_ours
 from controller.control.protocol import COMMANDS, MAX_LINE, BadRequest, CommandSpec, encode, parse_request, request_id
+from drivers.reactor import FdHandle, Reactor
 
 log = structlog.get_logger("control")
 
 
 class Request:
-    """A validated command for the daemon's loop. Answer it once, from any thread."""
+    """A validated command for the daemon's loop. Answer it once."""
 
     def __init__(self, server: ControlServer, token: int, client_id: int, cmd: str, args: dict):
         self._server, self._token = server, token
@@ -58,7 +57,8 @@ class Request:
 
     def respond(self, result: Mapping[str, Any]) -> None:
         """A whole reply body; "ok" defaults to true."""
-        self._server._post(("reply", self._token, {"ok": True, **result}))
+        body = {"ok": True, **result}
+        self._server._on_reactor(lambda: self._server._answer(self._token, body))
 
     def __repr__(self) -> str:
         return f"Request({self.cmd!r}, {self.args!r}, client={self.client_id})"
@@ -68,6 +68,7 @@ class Request:
 class _Client:
     sock: socket.socket
     id: int
+    handle: FdHandle | None = None
     inbuf: bytearray = field(default_factory=bytearray)
     outbuf: bytearray = field(default_factory=bytearray)
     subscribed: bool = False
@@ -76,63 +77,58 @@ class _Client:
 
 
 class ControlServer:
-    def __init__(self, path: str | os.PathLike, handle_command: Callable[[Request], None], *, mode: int = 0o660,
-                 client_buffer_bytes: int = 262144, reply_timeout_s: float = 5.0,
-                 commands: Mapping[str, CommandSpec] = COMMANDS):
+    def __init__(self, path: str | os.PathLike, handle_command: Callable[[Request], None], *,
+                 reactor: Reactor | None = None, mode: int = 0o660, client_buffer_bytes: int = 262144,
+                 reply_timeout_s: float = 5.0, commands: Mapping[str, CommandSpec] = COMMANDS):
         self.path = os.fspath(path)
         self._handle = handle_command
         self._mode, self._cap, self._reply_timeout = mode, client_buffer_bytes, reply_timeout_s
         self._commands = commands
-        self._outbox: collections.deque = collections.deque()  # from any thread to the server thread
-        self._wake_pending = False
-        self._subscribed = 0  # subscribed connections; changed on the server thread only
-        self._gathering: int | None = None  # the thread inside gathered(), if any
-        # Held by the server thread while it handles what select() returned, and by a thread
-        # delivering its gathered outbox: clients, their buffers, pending answers.
-        self._lock = threading.Lock()
+        self.reactor = reactor
+        self._thread: threading.Thread | None = None  # only when the server runs its own reactor
         self._running = False
-        self._thread: threading.Thread | None = None
+        self._subscribed = 0  # subscribed connections
         self._clients: dict[int, _Client] = {}
         self._pending: dict[int, tuple[int, Any]] = {}  # token -> (client id, request id)
         self._deadlines: list[tuple[float, int]] = []
         self._ids = itertools.count(1)
+        self._dirty: set[_Client] = set()  # clients with output queued in this turn
+        self._flush_queued = False
 
-    # ------------------------------------------------------------ from any thread
+    # ------------------------------------------------------------ start and stop
 
     def start(self) -> ControlServer:
-        self._listener, self._inode = listen_unix(self.path, self._mode)
-        self._wake_r, self._wake_w = socket.socketpair()
-        for end in (self._wake_r, self._wake_w):
-            end.setblocking(False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._listener, selectors.EVENT_READ, "listener")
-        self._selector.register(self._wake_r, selectors.EVENT_READ, "wake")
-        self._running = True
-        self._thread = threading.Thread(target=self._run, name="control-socket", daemon=True)
-        self._thread.start()
-        log.info("listening", path=self.path, mode=oct(self._mode))
+        if self.reactor is None:
+            self.reactor = Reactor()
+            self._open()
+            running = threading.Event()
+            self.reactor.call_soon(running.set)
+            self._thread = threading.Thread(target=self.reactor.run, name="control-socket", daemon=True)
+            self._thread.start()
+            running.wait()
+        else:
+            self._open()
         return self
 
+    def _open(self) -> None:
+        assert self.reactor is not None
+        self._listener, self._inode = listen_unix(self.path, self._mode)
+        self._listen_handle = self.reactor.register_fd(self._listener.fileno(), lambda mask: self._accept())
+        self._expiry = self.reactor.timer(lambda now: self._expire(now))
+        self._running = True
+        log.info("listening", path=self.path, mode=oct(self._mode))
+
     def stop(self) -> None:
+        """Send what is queued (as far as each client takes it now), close every connection
+        and the listening socket, and remove the socket file."""
         if not self._running:
             return
-        self._running = False
-        self._wake()
-        self._thread.join()
-
-    @property
-    def subscribers(self) -> int:
-        """How many connections follow the event stream now (for status and tests)."""
-        return self._subscribed
-
-    def publish(self, event: Mapping[str, Any]) -> None:
-        """Queue `event` for every subscriber; never blocks. Raises TypeError if not JSON.
-        With nobody subscribed it is only checked: the socket thread is not woken for it
-        (a subscriber gets the events published after its subscription was answered)."""
-        if self._running:
-            data = encode(event)
-            if self._subscribed:
-                self._post(("event", data))
+        self._on_reactor(self._shutdown)
+        if self._thread is not None and self.reactor is not None:
+            self.reactor.call_soon_threadsafe(self.reactor.stop)
+            self._thread.join()
+            self._thread = None
+            self.reactor.close()
 
     def __enter__(self) -> ControlServer:
         return self.start()
@@ -140,81 +136,32 @@ class ControlServer:
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    @contextlib.contextmanager
-    def gathered(self):
-        """Within it, what this thread publishes or answers waits in the outbox; at the end
-        this thread delivers it all, in order: the loop carries out a batch's effects without
-        waking the socket thread (and handing it the GIL) for them."""
-        self._gathering = threading.get_ident()
-        try:
-            yield
-        finally:
-            self._gathering = None
-            if self._outbox:
-                self._deliver()
+    def _on_reactor(self, fn: Callable[[], Any]) -> Any:
+        """Run fn on the reactor's thread: at once when called there (the daemon)."""
+        if self._thread is None or self.reactor is None:
+            return fn()
+        return self.reactor.call(fn)
 
-    def _deliver(self) -> None:
-        """Drain the outbox on the calling thread (sends never block; a rest a client cannot
-        take yet stays in its buffer and the selector watches for room, as on the server thread)."""
-        with self._lock:
-            if not self._running:
-                return
-            try:
-                self._drain_outbox()
-            except Exception:  # e.g. an answer that is not JSON: the caller (the loop) goes on
-                log.exception("delivery_failed")
-                self._wake()  # whatever is left goes out from the server thread
+    # ------------------------------------------------------------ for the loop
 
-    def _post(self, item) -> None:
-        self._outbox.append(item)
-        if self._gathering != threading.get_ident():
-            self._wake()
+    @property
+    def subscribers(self) -> int:
+        """How many connections follow the event stream now (for status and tests)."""
+        return self._subscribed
 
-    def _wake(self) -> None:
-        # One byte per batch, not per item: the loop pays for a syscall only when needed.
-        if not self._wake_pending:
-            self._wake_pending = True
-            try:
-                self._wake_w.send(b"\0")
-            except OSError:  # full (a wake-up is pending anyway) or closed (stopping)
-                pass
+    def publish(self, event: Mapping[str, Any]) -> None:
+        """Queue `event` for every subscriber; never blocks. Raises TypeError if not JSON
+        (checked even when nobody follows the stream)."""
+        if self._running:
+            data = encode(event)
+            if self._subscribed:
+                self._on_reactor(lambda: self._to_subscribers(data))
 
-    # ------------------------------------------------------------ the server thread
+    def _to_subscribers(self, data: bytes) -> None:
+        for client in [c for c in self._clients.values() if c.subscribed]:
+            self._queue(client, data)
 
-    def _run(self) -> None:
-        try:
-            while self._running:
-                ready = self._selector.select(self._next_timeout())
-                with self._lock:
-                    for key, events in ready:
-                        self._dispatch(key.data, events)
-                    self._drain_outbox()
-                    self._expire()
-        finally:
-            with self._lock:
-                self._shutdown()
-
-    def _dispatch(self, what, events: int) -> None:
-        if what == "listener":
-            self._accept()
-        elif what == "wake":
-            try:
-                while self._wake_r.recv(4096):
-                    pass
-            except BlockingIOError:
-                pass
-            # Cleared after the bytes are read and before the outbox is drained: a post that
-            # saw the flag still set is drained below; any later post sends a new byte.
-            self._wake_pending = False
-        else:
-            try:
-                if events & selectors.EVENT_READ:
-                    self._read(what)
-                if events & selectors.EVENT_WRITE and not what.closed:
-                    self._flush(what)
-            except Exception:  # one client's trouble must not end the server
-                log.exception("client_error", client=what.id)
-                self._close(what)
+    # ------------------------------------------------------------ clients
 
     def _accept(self) -> None:
         while True:
@@ -225,8 +172,18 @@ class ControlServer:
             sock.setblocking(False)
             client = _Client(sock, next(self._ids))
             self._clients[client.id] = client
-            self._selector.register(sock, selectors.EVENT_READ, client)
+            client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
             log.debug("client_connected", client=client.id)
+
+    def _on_client(self, client: _Client, mask: int) -> None:
+        try:
+            if mask & Reactor.READ:
+                self._read(client)
+            if mask & Reactor.WRITE and not client.closed:
+                self._send(client)
+        except Exception:  # one client's trouble must not end the server
+            log.exception("client_error", client=client.id)
+            self._close(client)
 
     def _read(self, client: _Client) -> None:
         try:
@@ -250,7 +207,6 @@ class ControlServer:
             self._refuse(client, None, f"request line longer than {MAX_LINE} bytes")
             client.inbuf.clear()
             client.close_when_flushed = True
-        self._flush(client)
 
     def _request(self, client: _Client, line: bytes) -> None:
         try:
@@ -266,7 +222,10 @@ class ControlServer:
             return
         token = next(self._ids)
         self._pending[token] = (client.id, parsed.id)
-        heapq.heappush(self._deadlines, (time.monotonic() + self._reply_timeout, token))
+        deadline = self.reactor.now() + self._reply_timeout
+        heapq.heappush(self._deadlines, (deadline, token))
+        if len(self._deadlines) == 1:
+            self._expiry.at(deadline)
         request = Request(self, token, client.id, parsed.cmd, parsed.args)
         try:
             self._handle(request)
@@ -277,21 +236,7 @@ class ControlServer:
     def _refuse(self, client: _Client, rid, error: str) -> None:
         self._queue(client, encode({"id": rid, "ok": False, "error": error}))
 
-    def _drain_outbox(self) -> None:
-        dirty: set[_Client] = set()
-        while self._outbox:
-            item = self._outbox.popleft()
-            if item[0] == "event":
-                for client in [c for c in self._clients.values() if c.subscribed]:
-                    if self._queue(client, item[1], flush=False):
-                        dirty.add(client)
-            else:
-                self._answer(item[1], item[2], dirty)
-        for client in dirty:
-            if not client.closed:
-                self._flush(client)
-
-    def _answer(self, token: int, body: dict, dirty: set) -> None:
+    def _answer(self, token: int, body: dict) -> None:
         pending = self._pending.pop(token, None)
         if pending is None:
             log.info("reply_ignored", reason="already answered or timed out", token=token)
@@ -303,23 +248,32 @@ class ControlServer:
         except (TypeError, ValueError) as error:  # a bug in the answer: the client still gets one
             log.error("answer_not_json", error=str(error), token=token)
             data = encode({"id": pending[1], "ok": False, "error": f"the daemon's answer could not be sent: {error}"})
-        if client is not None and self._queue(client, data, flush=False):
-            dirty.add(client)
+        if client is not None:
+            self._queue(client, data)
 
-    def _queue(self, client: _Client, data: bytes, flush: bool = True) -> bool:
+    def _queue(self, client: _Client, data: bytes) -> None:
+        """Add to the client's buffer; it is sent at the end of this reactor turn."""
         if client.closed:
-            return False
+            return
         if len(client.outbuf) + len(data) > self._cap:
             log.warning("client_dropped", client=client.id, subscribed=client.subscribed,
                         reason=f"more than {self._cap} bytes waiting: it does not read fast enough")
             self._close(client)
-            return False
+            return
         client.outbuf += data
-        if flush:
-            self._flush(client)
-        return True
+        self._dirty.add(client)
+        if not self._flush_queued:
+            self._flush_queued = True
+            self.reactor.call_soon(self._flush_dirty)
 
-    def _flush(self, client: _Client) -> None:
+    def _flush_dirty(self) -> None:
+        self._flush_queued = False
+        dirty, self._dirty = self._dirty, set()
+        for client in dirty:
+            if not client.closed:
+                self._send(client)
+
+    def _send(self, client: _Client) -> None:
         try:
             while client.outbuf:
                 sent = client.sock.send(client.outbuf)
@@ -332,9 +286,8 @@ class ControlServer:
         if client.close_when_flushed and not client.outbuf:
             self._close(client)
             return
-        wanted = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.outbuf else 0)
-        if self._selector.get_key(client.sock).events != wanted:
-            self._selector.modify(client.sock, wanted, client)
+        if client.handle is not None:
+            self.reactor.set_writable(client.handle, bool(client.outbuf))
 
     def _close(self, client: _Client) -> None:
         if client.closed:
@@ -343,32 +296,28 @@ class ControlServer:
         if client.subscribed:
             self._subscribed -= 1
         self._clients.pop(client.id, None)
-        self._selector.unregister(client.sock)
+        self._dirty.discard(client)
+        if client.handle is not None:
+            self.reactor.unregister_fd(client.handle)
         client.sock.close()
         log.debug("client_closed", client=client.id)
 
-    def _next_timeout(self) -> float | None:
-        if not self._deadlines:
-            return None
-        return max(0.0, self._deadlines[0][0] - time.monotonic())
-
-    def _expire(self) -> None:
-        now, dirty = time.monotonic(), set()
+    def _expire(self, now: float) -> None:
         while self._deadlines and self._deadlines[0][0] <= now:
             _, token = heapq.heappop(self._deadlines)
             if token in self._pending:
                 log.warning("reply_timeout", token=token, seconds=self._reply_timeout)
-                self._answer(token, {"ok": False, "error": f"the daemon did not answer within {self._reply_timeout:g} s"}, dirty)
-        for client in dirty:
-            if not client.closed:
-                self._flush(client)
+                self._answer(token, {"ok": False, "error": f"the daemon did not answer within {self._reply_timeout:g} s"})
+        if self._deadlines:
+            self._expiry.at(self._deadlines[0][0])
 
     def _shutdown(self) -> None:
-        self._drain_outbox()  # what was published or answered before stop() still goes out
+        self._running = False
+        self._flush_dirty()  # what was published or answered before stop() still goes out
         for client in list(self._clients.values()):
             self._close(client)
-        self._selector.close()
-        for sock in (self._listener, self._wake_r, self._wake_w):
-            sock.close()
+        self._expiry.cancel()
+        self.reactor.unregister_fd(self._listen_handle)
+        self._listener.close()
         remove_if_ours(self.path, self._inode)
         log.info("stopped", path=self.path)

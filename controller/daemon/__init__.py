@@ -1,12 +1,13 @@
-"""The table daemon (`tablectl run`): one event loop composing the Table, the drivers, the
-journal, the control socket and sd_notify.
+"""The table daemon (`tablectl run`): one thread, one reactor (drivers/reactor.py) carrying the
+drivers' fds, the control socket, the timers, and the event loop composing the Table, the
+journal and sd_notify.
 
     app.py        start-up (config, journal + recovery, socket, drivers), signals, shutdown
     loop.py       EventLoop: the inbox, one commit per input, effects carried out in order
     translate.py  driver events -> `device` records and table inputs
     links.py      the device links, readiness, the STATUS= line
     lamps_out.py  lamp pictures by name -> the lamp board
-    timers.py     the table's timers
+    timers.py     the table's timers (one reactor timer armed at the earliest)
     device_options.py  config -> the drivers' backoff and link timings
 
 docs/daemon.md describes the whole; docs/table.md is the contract with the table.

@@ -1,8 +1,9 @@
 """`tablectl run`: start-up, the loop, and shutdown.
 
 Start-up, in order: the config (an error names the file and key: exit 2), logging, the
-notifier (NOTIFY_SOCKET; removed from the environment), the journal (locked: one daemon per
-journal; SQLite busy timeout 1 s so a locked journal shows in STATUS= quickly) and recovery
+notifier (NOTIFY_SOCKET; removed from the environment), the reactor (the daemon's one
+thread), the journal (locked: one daemon per journal; SQLite busy timeout 0: a journal locked
+by another process is retried from a timer, never waited for in SQLite) and recovery
 (the table restores from the journal's tail and its effects are carried out: the restore's
 records are journaled with `daemon_started`, its lamp picture becomes the board's wanted
 picture), the control socket (mode from the config), the three drivers. The loop then runs;
@@ -36,16 +37,13 @@ from controller.journal import Journal, JournalError, restart_records
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
-from drivers.errors import DriverError
+from drivers.errors import DriverError, LinkDownError
 from drivers.factory import driver_for
+from drivers.reactor import Reactor
 from firmware_bridge.enums import LampPattern
 
 log = structlog.get_logger("daemon")
-BUSY_TIMEOUT_MS = 1000  # one wait for a locked journal; the loop retries (and stops pinging)
-# How long a thread may keep the GIL while another waits for it (CPython's default: 5 ms).
-# The loop handles a burst of inputs in one go while the socket thread waits to send their
-# events, and a driver's reader waits to read the next frames: 5 ms is most of a card's budget.
-SWITCH_INTERVAL_S = 0.0005
+BUSY_TIMEOUT_MS = 0  # a locked journal answers "busy" at once; the loop retries from a timer
 LAMPS_CONFIRM_S = 1.0
 
 
@@ -60,7 +58,6 @@ def main(config_path: str, log_format: str | None = None) -> int:
         print(f"{config_path}: {error}", file=sys.stderr)
         return 2
     configure_logging(log_format or config.log.format, config.log.level)
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
     if config.log.level != "debug":  # transitions logs every state change at info: noise for journald
         logging.getLogger("transitions").setLevel(logging.WARNING)
     try:
@@ -75,6 +72,7 @@ class TableDaemon:
     def __init__(self, config, settings, notifier: Notifier, *, open_driver=driver_for):
         self.config, self.settings, self.notifier = config, settings, notifier
         self.open_driver = open_driver
+        self.reactor = Reactor()
         self.journal: Journal | None = None
         self.server: ControlServer | None = None
         self.drivers: dict = {}
@@ -116,20 +114,20 @@ class TableDaemon:
         self.journal = Journal(config.journal.path, sync=config.journal.sync)
         self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
-        self.loop = loop = EventLoop(table, self.journal, None, self.notifier)
-        lights = self.open_driver("lights", config.devices.lights, loop.post, start=False, **options["lights"])
+        self.loop = loop = EventLoop(table, self.journal, None, self.notifier, reactor=self.reactor)
+        lights = self.open_driver("lights", config.devices.lights, loop.post, reactor=self.reactor, start=False,
+                                  **options["lights"])
         self.drivers["lights"] = lights
         loop.lamps = LampOutput(lights, config.game)
         self._recover(loop, table)
-        self.server = ControlServer(config.control.socket, loop.post, mode=config.control.mode,
+        self.server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
                                     client_buffer_bytes=config.control.client_buffer_bytes,
                                     reply_timeout_s=config.control.reply_timeout_s)
         loop.publish = self.server.publish
-        loop.gathered = self.server.gathered
         loop.subscribers = lambda: self.server.subscribers
         self.server.start()
         for kind in ("shoe", "panel"):
-            self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post,
+            self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post, reactor=self.reactor,
                                                   start=True, **options[kind])
         lights.start()
         loop.refresh_status()
@@ -162,6 +160,7 @@ class TableDaemon:
             driver.close()
         if self.journal is not None:
             self.journal.close()
+        self.reactor.close()
         log.info("stopped", reason=reason, lamps=lamps)
         self.notifier.close()
 
@@ -170,11 +169,11 @@ class TableDaemon:
         if lights is None or self.loop is None or self.loop.lamps is None:
             return "not started"
         self.loop.lamps.all_off()
-        if not lights.up:
+        try:  # the reactor turns until the board answers (the loop takes no more input)
+            board = lights.read_back(timeout=LAMPS_CONFIRM_S)
+        except LinkDownError:
             log.warning("lamps_not_confirmed", reason="the lamp board is not connected")
             return "off requested; the lamp board is not connected"
-        try:
-            board = lights.read_back(timeout=LAMPS_CONFIRM_S)
         except DriverError as error:
             log.warning("lamps_not_confirmed", reason=str(error))
             return f"off requested; not confirmed: {error}"

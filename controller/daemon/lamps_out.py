@@ -1,8 +1,8 @@
 """The table's lamp pictures (names -> patterns) onto the lamp board (wire ids -> LampPattern).
 
-Only lamps that differ from the last picture are handed to the LightsDriver, which itself
-sends only what differs from the board and, after a reconnect or a board reboot, puts the
-whole wanted picture back without being asked.
+The whole picture is handed to the LightsDriver, which keeps what is wanted and what the
+board shows and sends only the lamps that differ (drivers/lights.py, `changed_lamps`: the
+one diff), also after a reconnect or a board reboot.
 """
 from __future__ import annotations
 
@@ -13,24 +13,25 @@ from firmware_bridge.enums import LampPattern
 
 WIRE_PATTERN = {Pattern.OFF.value: LampPattern.OFF, Pattern.ON.value: LampPattern.ON,
                 Pattern.SLOW.value: LampPattern.SLOW_BLINK, Pattern.FAST.value: LampPattern.FAST_BLINK}
+PATTERN_NAME = {wire: name for name, wire in WIRE_PATTERN.items()}
 
 
 class LampOutput:
     def __init__(self, lights, game_key: str) -> None:
-        self.lights = lights  # a drivers.lights.LightsDriver (or anything with set_lamps/all_off)
+        self.lights = lights  # a drivers.lights.LightsDriver (or anything with desired/set_lamps/all_off)
         self.ids = lamp_ids(game_key)
-        self.shown: dict[str, str] = {}
+        self.names = {wire_id: name for name, wire_id in self.ids.items()}
 
-    def show(self, picture: Mapping[str, str]) -> dict[int, LampPattern]:
-        """Set the lamps of `picture` that changed; returns what was sent (wire id -> pattern)."""
-        changed = {self.ids[name]: WIRE_PATTERN[pattern] for name, pattern in picture.items()
-                   if self.shown.get(name) != pattern}
-        self.shown.update(picture)
-        if changed:
-            self.lights.set_lamps(changed)
-        return changed
+    def show(self, picture: Mapping[str, str]) -> None:
+        """The lamps of `picture` as they should be; the driver sends what the board lacks."""
+        self.lights.set_lamps({self.ids[name]: WIRE_PATTERN[pattern] for name, pattern in picture.items()})
+
+    @property
+    def shown(self) -> dict[str, str]:
+        """The picture wanted on the board now, by lamp name (the driver's, read back)."""
+        return {self.names[wire_id]: PATTERN_NAME[pattern] for wire_id, pattern in self.lights.desired.items()
+                if wire_id in self.names}
 
     def all_off(self) -> None:
         """The safe picture at shutdown: every lamp off (the board keeps it until told otherwise)."""
         self.lights.all_off()
-        self.shown = {name: Pattern.OFF.value for name in self.ids}

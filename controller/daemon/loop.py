@@ -1,9 +1,9 @@
-"""The daemon's event loop: one thread owns the Table, the journal, the lamps and the timers.
+"""The daemon's event loop, on the reactor's one thread: the Table, the journal, the lamps and
+the timers, with the drivers and the control socket in the same thread (drivers/reactor.py).
 
-Driver reader threads and the control socket's thread only `post` into the inbox (a
-queue.SimpleQueue, safe from signal handlers too). Each turn the loop pings the watchdog
-when due, fires due timers, then waits on the inbox no longer than the next timer or the
-next ping. For every input:
+Drivers and the control socket `post` inputs from their reactor callbacks into the inbox; the
+inbox is taken at the end of the reactor turn they arrived in (so everything read in one turn
+shares one commit), up to MAX_BATCH at a time. For every input:
 
   1. translate it (driver event -> table inputs, panel button -> Command, socket request ->
      Command with source "socket", timer -> Timer),
@@ -12,25 +12,30 @@ next ping. For every input:
   3. write the input's own record (`device`, `command`, `timer_expired`) FIRST and the
      effects' Journal records after it, in ONE SQLite transaction (Journal.append_many),
      fsynced when any of them is durable: nothing leaves the process before that commit.
-     Inputs already waiting in the inbox are taken together (up to MAX_BATCH): handled one
-     after the other, their records in that one commit, in order,
-  4. carry out the other effects in order: Lamps -> the lamp board, timers, Publish -> the
-     event stream, Reply -> the socket client (a panel command's answer is published as a
-     `command` event).
+     The inputs taken together are handled one after the other, their records in that one
+     commit, in order,
+  4. carry out the other effects in order: Lamps -> the lamp board (written there and then),
+     timers, Publish -> the event stream, Reply -> the socket client (a panel command's
+     answer is published as a `command` event); the socket sends at the end of the turn.
 
-A journal that another connection holds locked blocks the loop (SQLite's busy timeout,
-retried) and so stops the watchdog pings: that is what the watchdog is for. Any other
+The table's timers, the watchdog ping and the paced STATUS= line are reactor timers.
+
+Nothing here blocks. A journal that another connection holds locked (SQLite answers "busy" at
+once: busy_timeout 0) keeps the batch in memory, handled but neither committed nor acted on,
+and retries from a timer every JOURNAL_RETRY_S; meanwhile new inputs wait in the inbox, the
+drivers keep answering their devices (acks, heartbeats), STATUS= says so, and no watchdog
+ping goes out (the daemon cannot act: systemd restarts it after WatchdogSec). Any other
 journal failure is fatal (DaemonFatal): nothing may be acted on that is not journaled.
 """
 from __future__ import annotations
 
-import contextlib
+import collections
 import dataclasses
 import gc
 import logging
 import os
-import queue
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +53,7 @@ from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Tab
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
+from drivers.reactor import Reactor
 
 log = structlog.get_logger("daemon")
 
@@ -70,6 +76,7 @@ MAX_BATCH = 32  # inputs already waiting that share one commit
 # own autocheckpoint (Journal: 10,000 pages) stays the safety net far beyond it.
 CHECKPOINT_RECORDS = 400
 STATUS_EVERY_S = 0.25  # STATUS= (read by people) from the loop's turns at most this often
+JOURNAL_RETRY_S = 0.05  # a locked journal is tried again this often
 
 
 @dataclass
@@ -82,6 +89,7 @@ class _Handled:
     timed: bool
     handle_s: float
     opened_betting: bool
+    commit_s: float = 0.0
 
 
 class DaemonFatal(Exception):
@@ -102,12 +110,14 @@ def input_json(inp) -> dict:
 
 
 class EventLoop:
-    def __init__(self, table: Table, journal: Journal, lamps: LampOutput, notifier, *,
-                 publish: Callable[[dict], None] = lambda event: None, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, table: Table, journal: Journal, lamps: LampOutput | None, notifier, *,
+                 reactor: Reactor | None = None, publish: Callable[[dict], None] = lambda event: None,
+                 clock: Callable[[], float] = time.monotonic):
         self.table, self.journal, self.lamps, self.notifier = table, journal, lamps, notifier
+        self.reactor = reactor if reactor is not None else Reactor()
         self.publish = publish
-        self.clock = clock
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.clock = clock  # the table timers' and STATUS= pacing's clock (tests move their own)
+        self.inbox: collections.deque = collections.deque()
         self.timers = Timers()
         self.links = Links()
         self.translator = Translator(table.game.key, table)
@@ -116,82 +126,116 @@ class EventLoop:
         self.last_draw_counter: int | None = None  # the shoe's counter on the last card handled
         self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
         self.timing = LoopTiming()
-        self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
         self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
-        # Holds the socket thread's wake-up while a batch's effects are carried out (the app
-        # sets ControlServer.gathered): one hand-off per batch instead of one per event.
-        self.gathered: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext
+        self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
+        self._blocked: list[_Handled] = []  # handled, not yet committed: the journal is locked
+        self._take_queued = False
+        self._stopped: str | None = None  # the reason, once a Stop was taken
         self._status_sent: str | None = None
         self._status_at: float | None = None  # when the last STATUS= went out (loop clock)
         self._status_due: float | None = None  # a changed line waits until then
         self._log_debug = _debug_enabled()
         self._checkpointed_seq: int | None = None  # head_seq at the last checkpoint (None: none yet)
+        self._table_timer = self.reactor.timer(self._on_table_timer)
+        self._status_timer = self.reactor.timer(lambda now: self.refresh_status(self.clock()))
+        self._ping_timer = self.reactor.timer(self._on_ping)
+        self._retry_timer = self.reactor.timer(self._on_journal_retry)
 
-    # ------------------------------------------------------------ from any thread
+    @property
+    def journal_waiting(self) -> bool:
+        """Inputs are handled but wait for a locked journal (retried from a timer)."""
+        return bool(self._blocked)
+
+    # ------------------------------------------------------------ posting
     def post(self, item) -> None:
-        """A driver event, a control Request, or Stop. Never blocks."""
-        self.inbox.put(item)
+        """A driver event, a control Request, or Stop. Never blocks. From the reactor's thread
+        (a driver's or the socket's callback); from any other thread it goes through the
+        reactor's wake-up pipe."""
+        thread = self.reactor.thread
+        if thread is not None and thread != threading.get_ident():
+            self.reactor.call_soon_threadsafe(lambda: self.post(item))
+            return
+        self.inbox.append(item)
+        self._queue_take()
 
     def request_stop(self, reason: str) -> None:
-        """For a signal handler: a journal write that waits on a lock gives up, then Stop is taken."""
+        """For a signal handler or another thread: a journal write waiting on a lock gives up,
+        then Stop is taken after what is already queued."""
         self.stop_requested = reason
-        self.inbox.put(Stop(reason))
+        self.reactor.call_soon_threadsafe(lambda: self.post(Stop(reason)))
+
+    def _queue_take(self) -> None:
+        if not self._take_queued:
+            self._take_queued = True
+            self.reactor.call_soon(self._take)
 
     # ------------------------------------------------------------ the loop
     def run(self) -> str:
-        """Turn until Stop; returns its reason. Raises DaemonFatal when the journal fails."""
-        while True:
-            now = self.clock()
-            self.notifier.ping_if_due(now)
-            self.fire_timers(now)
-            self.refresh_status(now)
-            try:
-                item = self.inbox.get(timeout=self._wait(self.clock()))
-            except queue.Empty:
-                continue
-            stop = self.take_batch(item)
-            if stop is not None:
-                return stop.reason
+        """Turn the reactor until Stop; returns its reason. Raises DaemonFatal when the journal fails."""
+        self._stopped = None
+        self._on_ping(self.reactor.now())
+        self._arm_table_timer()
+        self.refresh_status(self.clock())
+        try:
+            self.reactor.run()
+        finally:  # stopped or failed: no more input is taken, though the reactor may turn on (shutdown)
+            self._stopped = self._stopped or "failed"
+            for timer in (self._table_timer, self._status_timer, self._ping_timer, self._retry_timer):
+                timer.cancel()
+        return self._stopped
 
-    def take_batch(self, first) -> Stop | None:
-        """Handle `first` and whatever else is already waiting (up to MAX_BATCH): every input
-        in order, their records in one commit, then every effect in order. A burst of cards
-        costs one commit (one fsync when a result is among them). Returns a Stop met."""
-        batch, stop = [], None
-        item = first
-        while True:
+    def _take(self) -> None:
+        """Handle what waits in the inbox (up to MAX_BATCH): every input in order, their
+        records in one commit, then every effect in order. A burst of cards costs one commit
+        (one fsync when a result is among them)."""
+        self._take_queued = False
+        if self._stopped is not None or self._blocked:
+            return  # stopping, or the journal is locked: the inbox waits
+        batch: list = []
+        stop = None
+        while self.inbox and len(batch) < MAX_BATCH:
+            item = self.inbox.popleft()
             if isinstance(item, Stop):
                 stop = item
                 break
             batch.append(item)
-            if len(batch) >= MAX_BATCH:
-                break
+        if batch:
+            self._pending = []
             try:
-                item = self.inbox.get_nowait()
-            except queue.Empty:
-                break
-        self._pending = []
-        try:
-            for item in batch:
-                self.dispatch(item)
-        finally:
-            pending, self._pending = self._pending, None
-        self._finish(pending)
-        return stop
+                for item in batch:
+                    self.dispatch(item)
+            finally:
+                pending, self._pending = self._pending, None
+            self._finish(pending)
+        if stop is not None:
+            if self._blocked:  # the batch before it waits for the journal: Stop waits behind it
+                self.inbox.appendleft(stop)
+                return
+            self._stopped = stop.reason
+            self.reactor.stop()
+            return
+        if self.inbox:
+            self._queue_take()
+        self.refresh_status(self.clock())
 
     def fire_timers(self, now: float) -> None:
         """Every timer due at `now` becomes a Timer input (its own `timer_expired` record first)."""
         for name in self.timers.pop_due(now):
             self.handle_inputs(("timer_expired", {"name": name}), [i.Timer(name)])
 
-    def _wait(self, now: float) -> float | None:
-        bounds = [deadline - now for deadline in (self.timers.next_deadline(),) if deadline is not None]
-        if self._status_due is not None:
-            bounds.append(self._status_due - now)
-        ping = self.notifier.seconds_until_due(now)
-        if ping is not None:
-            bounds.append(ping)
-        return max(0.0, min(bounds)) if bounds else None
+    def _on_table_timer(self, now: float) -> None:
+        self.fire_timers(self.clock())
+        self._arm_table_timer()
+
+    def _arm_table_timer(self) -> None:
+        deadline = self.timers.next_deadline()
+        self._table_timer.at(None if deadline is None else self.reactor.now() + max(0.0, deadline - self.clock()))
+
+    def _on_ping(self, now: float) -> None:
+        if not self._blocked:  # a daemon that cannot write its journal cannot act: no ping
+            self.notifier.ping_if_due(now)
+        wait = self.notifier.seconds_until_due(now)
+        self._ping_timer.at(None if wait is None else now + max(wait, JOURNAL_RETRY_S if self._blocked else 0.0))
 
     def dispatch(self, item) -> None:
         if isinstance(item, ev.DeviceEvent):
@@ -203,7 +247,7 @@ class EventLoop:
 
     # ------------------------------------------------------------ inputs
     def device_event(self, event: ev.DeviceEvent) -> None:
-        self.timing.add("lag", self.clock() - event.at)
+        self.timing.add("lag", self.reactor.now() - event.at)
         link_change = self.links.note(event)
         translation = self.translator.translate(event)
         if isinstance(event, ev.CardDrawn):
@@ -257,21 +301,25 @@ class EventLoop:
             self._finish([handled])
 
     def _finish(self, handled: list) -> None:
-        started = time.perf_counter()
-        self.commit([entry for h in handled for entry in h.entries])
-        commit_each = (time.perf_counter() - started) / max(1, len(handled))
-        with self.gathered():  # the batch's events and replies leave together, after its lamps
-            for h in handled:
-                started = time.perf_counter()
-                if h.before is not None:
-                    self.publish(h.before)
-                    warn = h.before["event"] == "tamper" or h.before.get("link") in ("lost", "absent") or "error" in h.before
-                    (log.warning if warn else log.info)(h.before["event"], **{k: v for k, v in h.before.items() if k != "event"})
-                self.carry_out(h.effects, h.reply)
-                if h.timed:
-                    self.timing.add("handle", h.handle_s)
-                    self.timing.add("commit", commit_each)
-                    self.timing.add("effects", time.perf_counter() - started)
+        """Commit the records of `handled`, then carry out their effects; a locked journal
+        keeps them (in order, after any already waiting) for the retry timer."""
+        if self._blocked:
+            self._blocked.extend(handled)
+        elif self._commit(handled):
+            self._act(handled)
+
+    def _act(self, handled: list) -> None:
+        for h in handled:
+            started = time.perf_counter()
+            if h.before is not None:
+                self.publish(h.before)
+                warn = h.before["event"] == "tamper" or h.before.get("link") in ("lost", "absent") or "error" in h.before
+                (log.warning if warn else log.info)(h.before["event"], **{k: v for k, v in h.before.items() if k != "event"})
+            self.carry_out(h.effects, h.reply)
+            if h.timed:
+                self.timing.add("handle", h.handle_s)
+                self.timing.add("commit", h.commit_s)
+                self.timing.add("effects", time.perf_counter() - started)
         if any(h.opened_betting for h in handled):
             self._checkpoint()  # a quiet moment: no card is due while bets are open
 
@@ -287,28 +335,54 @@ class EventLoop:
                 effects.append(Reply(False, f"internal error, the command was not carried out: {detail}"))
             return effects
 
-    def commit(self, entries: list) -> None:
-        if not entries:
-            return
-        waiting = False
-        while True:
-            try:
+    def _commit(self, handled: list) -> bool:
+        """One transaction for the records of `handled`; False when the journal is locked:
+        they wait in _blocked (after any already there), retried from a timer."""
+        if self._write(handled):
+            return True
+        if not self._blocked:
+            log.warning("journal_busy", path=str(self.journal.path))
+            self.status_note = "journal locked by another process: waiting to write"
+            self.refresh_status()
+            self._retry_timer.after(JOURNAL_RETRY_S)
+        self._blocked.extend(handled)
+        return False
+
+    def _write(self, handled: list) -> bool:
+        entries = [entry for h in handled for entry in h.entries]
+        started = time.perf_counter()
+        try:
+            if entries:
                 self.journal.append_many(entries)
-            except JournalBusy as error:
-                if not waiting:
-                    waiting = True
-                    log.warning("journal_busy", error=str(error))
-                    self.status_note = "journal locked by another process: waiting to write"
-                    self.refresh_status()
-                if self.stop_requested is not None:  # told to stop: this input is dropped, not acted on
-                    raise DaemonFatal(f"stopping while the journal is locked: {error}") from None
-                continue
-            except JournalError as error:
-                raise DaemonFatal(str(error)) from None
-            break
-        if waiting:
-            log.info("journal_writable")
-            self.status_note = ""
+        except JournalBusy as error:
+            if self.stop_requested is not None:  # told to stop: these inputs are dropped, not acted on
+                raise DaemonFatal(f"stopping while the journal is locked: {error}") from None
+            return False
+        except JournalError as error:
+            raise DaemonFatal(str(error)) from None
+        each = (time.perf_counter() - started) / max(1, len(handled))
+        for h in handled:
+            h.commit_s = each
+        return True
+
+    def _on_journal_retry(self, now: float) -> None:
+        if not self._write(self._blocked):
+            self._retry_timer.after(JOURNAL_RETRY_S)
+            return
+        blocked, self._blocked = self._blocked, []
+        log.info("journal_writable")
+        self.status_note = ""
+        self._act(blocked)
+        self._on_ping(now)
+        self.refresh_status()
+        if self.inbox:
+            self._queue_take()
+
+    def commit(self, entries: list) -> None:
+        """Journal `entries` outside a batch (an effect that failed): with the next commit's
+        turn when the journal is locked now."""
+        if entries:
+            self._finish([_Handled(list(entries), [], None, None, False, 0.0, False)])
 
     def carry_out(self, effects: list, reply=None) -> None:
         for effect in effects:
@@ -317,8 +391,10 @@ class EventLoop:
                     self.lamps.show(effect.states)
                 elif isinstance(effect, StartTimer):
                     self.timers.start(effect.name, effect.seconds, self.clock())
+                    self._arm_table_timer()
                 elif isinstance(effect, CancelTimer):
                     self.timers.cancel(effect.name)
+                    self._arm_table_timer()
                 elif isinstance(effect, Publish):
                     self.publish(dict(effect.event))
                     self._log_event(effect.event)
@@ -374,6 +450,7 @@ class EventLoop:
         became_ready = not self.ready and self.links.all_up_once
         line = status_line(self.table, self.links, self.ready or became_ready, self.status_note)
         self._status_due = None
+        self._status_timer.cancel()
         if became_ready:
             self.ready = True
             self.notifier.ready(status=line)
@@ -383,6 +460,7 @@ class EventLoop:
             return
         elif now is not None and self._status_at is not None and now < self._status_at + STATUS_EVERY_S:
             self._status_due = self._status_at + STATUS_EVERY_S
+            self._status_timer.at(self.reactor.now() + self._status_due - now)
             return
         else:
             self.notifier.status(line)
@@ -396,4 +474,5 @@ class EventLoop:
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
                 "loop_us": self.timing.to_json(),
-                "python": {"switch_interval_s": sys.getswitchinterval(), "gc_frozen": gc.get_freeze_count()}}
+                "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
+                           "gc_frozen": gc.get_freeze_count()}}

@@ -8,6 +8,8 @@ import tty
 
 import pytest
 
+from drivers.reactor import Reactor
+
 
 def _pty_fds() -> set[int]:
     fds = set()
@@ -88,40 +90,42 @@ def pty_device(tmp_path):
 
 
 class EventSink:
-    """The controller's side of `post`: collects events, lets a test wait for one."""
+    """The controller's side of `post`: collects events; waiting for one turns the reactor the
+    drivers run on (on the test's thread, as the daemon's one thread does)."""
 
-    def __init__(self) -> None:
+    def __init__(self, reactor: Reactor) -> None:
+        self.reactor = reactor
         self.events: list = []
-        self._cond = threading.Condition()
 
     def __call__(self, event) -> None:
-        with self._cond:
-            self.events.append(event)
-            self._cond.notify_all()
+        self.events.append(event)
 
     def of(self, cls) -> list:
-        with self._cond:
-            return [e for e in self.events if isinstance(e, cls)]
+        return [e for e in self.events if isinstance(e, cls)]
 
     def wait_for(self, cls, count: int = 1, where=lambda e: True, timeout: float = 15.0) -> list:
-        """Wait until `count` events of `cls` matching `where` arrived; return them all."""
+        """Turn the reactor until `count` events of `cls` matching `where` arrived; return them all."""
         def matching():
             return [e for e in self.events if isinstance(e, cls) and where(e)]
-        with self._cond:
-            if not self._cond.wait_for(lambda: len(matching()) >= count, timeout):
-                kinds = [type(e).__name__ for e in self.events]
-                raise AssertionError(f"waited for {count} x {cls.__name__}; got {kinds}")
-            return matching()
+        if not self.reactor.run_until(lambda: len(matching()) >= count, timeout):
+            kinds = [type(e).__name__ for e in self.events]
+            raise AssertionError(f"waited for {count} x {cls.__name__}; got {kinds}")
+        return matching()
 
     def after(self, event) -> list:
         """Events posted after `event`."""
-        with self._cond:
-            return self.events[self.events.index(event) + 1:]
+        return self.events[self.events.index(event) + 1:]
 
 
 @pytest.fixture
-def sink():
-    return EventSink()
+def reactor():
+    with Reactor() as running:
+        yield running
+
+
+@pytest.fixture
+def sink(reactor):
+    return EventSink(reactor)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ reason and tried again."""
 from __future__ import annotations
 
 import os
-import time
 
 from drivers.events import CardDrawn, DeviceConnected, FrameTampered, LinkLost, ShoeStatusChanged
 from drivers.reconnect import Backoff
@@ -24,7 +23,7 @@ def key_file(directory) -> str:
 
 def test_a_forged_card_is_tampered_and_never_drawn(sim, sink, tmp_path):
     process = sim("shoe", "--cards", "9h 8d As", "--key-file", key_file(tmp_path))
-    with ShoeDriver(process.link, sink, link_options={"key": KEY}, **FAST):
+    with ShoeDriver(process.link, sink, reactor=sink.reactor, link_options={"key": KEY}, **FAST):
         sink.wait_for(ShoeStatusChanged)
         process.command("fault", kind="forge", code=parse_card("Kc").code)
         (tampered,) = sink.wait_for(FrameTampered)
@@ -37,11 +36,11 @@ def test_a_forged_card_is_tampered_and_never_drawn(sim, sink, tmp_path):
 
 def test_a_shoe_without_the_key_is_refused_with_the_reason(sim, sink):
     process = sim("shoe", "--cards", "9h 8d As")
-    with ShoeDriver(process.link, sink, link_options={"key": KEY}, **FAST) as driver:
+    with ShoeDriver(process.link, sink, reactor=sink.reactor, link_options={"key": KEY}, **FAST):
         (lost,) = sink.wait_for(LinkLost)
         assert lost.reason.startswith("no session: the peer refused our HELLO: it has no key")
         process.command("draw")
-        time.sleep(1.0)  # several more attempts (backoff up to 0.1 s), each refused
+        sink.reactor.run_until(lambda: False, 1.0)  # several more attempts (backoff up to 0.1 s), each refused
         attempts = [line for line in process.command("state")["log"] if "asks for authenticated frames" in line]
-        assert not driver.up and not sink.of(DeviceConnected) and not sink.of(CardDrawn)
+        assert not sink.of(DeviceConnected) and not sink.of(CardDrawn)
     assert len(sink.of(LinkLost)) == 1 and len(attempts) >= 2  # one report while it lasts; the shoe saw the tries

@@ -29,7 +29,7 @@ ON, SLOW, FASTB, OFF = LampPattern.ON, LampPattern.SLOW_BLINK, LampPattern.FAST_
 # ----------------------------------------------------------------------------- panel
 def test_panel_buttons_and_key(sim, sink):
     process = sim("panel", "--key", "on")
-    with PanelDriver(process.link, sink, **FAST):
+    with PanelDriver(process.link, sink, reactor=sink.reactor, **FAST):
         state = sink.wait_for(PanelState)[0]
         assert state.key_on and state.pressed == ()
         process.command("press", button=3)
@@ -48,7 +48,7 @@ def test_panel_buttons_and_key(sim, sink):
 
 def test_panel_state_after_replug_shows_held_buttons(sim, sink):
     process = sim("panel")
-    with PanelDriver(process.link, sink, **FAST):
+    with PanelDriver(process.link, sink, reactor=sink.reactor, **FAST):
         sink.wait_for(PanelState)
         process.command("fault", kind="unplug")
         sink.wait_for(LinkLost)
@@ -66,13 +66,12 @@ def test_panel_state_after_replug_shows_held_buttons(sim, sink):
 def test_repeated_button_message_is_reported_once(sim, sink):
     """A press resent across a reconnect (ack lost with the link) is not a second press."""
     process = sim("panel")
-    with PanelDriver(process.link, sink, **FAST) as driver:
+    with PanelDriver(process.link, sink, reactor=sink.reactor, **FAST) as driver:
         sink.wait_for(PanelState)
         process.command("press", button=2)
         sink.wait_for(ButtonPressed)
-        with driver._lock:  # what a resent frame delivers: the same message again
-            driver._on_message(Button(2, True), 0.0)
-            driver._on_message(Key(False), 0.0)  # the key is already off
+        driver._on_message(Button(2, True), 0.0)  # what a resent frame delivers: the same message again
+        driver._on_message(Key(False), 0.0)  # the key is already off
         process.command("release", button=2)
         sink.wait_for(ButtonReleased)
     assert len(sink.of(ButtonPressed)) == 1 and not sink.of(KeyTurned)
@@ -87,7 +86,7 @@ def board(**lit) -> dict:
 @pytest.fixture
 def lights(sim, sink):
     process = sim("lights", "--lamps", "8")
-    driver = LightsDriver(process.link, sink, **FAST).start()
+    driver = LightsDriver(process.link, sink, reactor=sink.reactor, **FAST).start()
     sink.wait_for(LampReport)  # the session's first report: the driver knows the board
     yield process, driver
     driver.close()

@@ -1,4 +1,5 @@
-"""SerialTransport on real ptys: I/O, exclusivity, modem lines, hang-up, reopen by path."""
+"""SerialTransport on real ptys: I/O, exclusivity, modem lines, hang-up (reopening by path
+with backoff is the driver's: tests/drivers/test_driver_api.py)."""
 from __future__ import annotations
 
 import fcntl
@@ -14,7 +15,7 @@ from drivers.errors import (
     DeviceNotFoundError,
     TransportError,
 )
-from drivers.reconnect import Backoff, reopen_with_backoff
+from drivers.reconnect import Backoff
 from drivers.serial_transport import SerialTransport, is_pty
 
 WAIT = 10.0  # generous bound for events; never a timing assertion
@@ -109,68 +110,6 @@ def test_hang_up_is_reported_on_read_and_write(pty_device):
             t.read(WAIT)
         with pytest.raises(DeviceDisconnectedError, match="hang-up"):
             t.write(b"x")
-
-
-def test_reopen_by_path_with_backoff_after_unplug_and_replug(pty_device):
-    transport = SerialTransport(pty_device.link)
-    transport.open()
-    pty_device.unplug()
-    with pytest.raises(DeviceDisconnectedError):
-        transport.read(WAIT)
-
-    retries: list[tuple[type, float]] = []
-    retried_twice = threading.Event()
-
-    def on_retry(error, delay):
-        retries.append((type(error), delay))
-        if len(retries) >= 2:
-            retried_twice.set()
-
-    stop = threading.Event()
-    outcome = []
-    backoff = Backoff(initial=0.01, factor=2.0, maximum=0.04)
-    worker = threading.Thread(
-        target=lambda: outcome.append(reopen_with_backoff(transport, stop, backoff, on_retry))
-    )
-    worker.start()
-    try:
-        assert retried_twice.wait(WAIT)
-        pty_device.replug()
-        worker.join(WAIT)
-    finally:
-        stop.set()
-        worker.join()
-    try:
-        assert outcome == [True]
-        assert [kind for kind, _ in retries] == [DeviceNotFoundError] * len(retries)
-        delays = [d for _, d in retries]
-        assert delays[:3] == [0.01, 0.02, 0.04][: len(delays[:3])]
-        assert all(d == 0.04 for d in delays[3:])
-        # the new pty, reached through the same path, not the dead handle (pts numbers
-        # are recycled, so compare with the live pty rather than the old name)
-        assert _fd_target(transport) == pty_device.slave_name
-        pty_device.write(b"back")
-        got = b""
-        while len(got) < 4:
-            got += transport.read(WAIT)
-        assert got == b"back"
-    finally:
-        transport.close()
-
-
-def test_reopen_gives_up_when_stopped(tmp_path):
-    transport = SerialTransport(str(tmp_path / "never"))
-    stop = threading.Event()
-    attempts = []
-
-    def on_retry(error, delay):
-        attempts.append(delay)
-        if len(attempts) == 3:
-            stop.set()
-
-    assert reopen_with_backoff(transport, stop, Backoff(initial=0.001), on_retry) is False
-    assert attempts == [0.001, 0.002, 0.004]
-    assert not transport.is_open
 
 
 def test_backoff_grows_caps_and_resets():

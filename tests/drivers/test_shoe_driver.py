@@ -29,7 +29,7 @@ FAST = dict(backoff=Backoff(0.01, 2.0, 0.1))
 def shoe(sim, sink):
     """A scripted shoe simulator and a connected driver."""
     process = sim("shoe", "--cards", CARDS, "--cut-card", "8")
-    driver = ShoeDriver(process.link, sink, **FAST).start()
+    driver = ShoeDriver(process.link, sink, reactor=sink.reactor, **FAST).start()
     sink.wait_for(DeviceConnected)
     sink.wait_for(ShoeStatusChanged)
     yield process, driver
@@ -113,7 +113,7 @@ def test_door_cut_card_and_empty_are_status_changes(shoe, sink):
 def test_reboot_is_reported_and_the_lost_card_is_a_gap(sim, sink):
     # a long device ack timeout keeps the dropped card from being resent before the reboot
     process = sim("shoe", "--cards", CARDS, "--ack-timeout", "30")
-    with ShoeDriver(process.link, sink, **FAST):
+    with ShoeDriver(process.link, sink, reactor=sink.reactor, **FAST):
         sink.wait_for(ShoeStatusChanged)
         process.command("draw")
         sink.wait_for(CardDrawn)
@@ -151,7 +151,7 @@ def test_unplug_replug_is_link_lost_then_restored_at_the_same_path(shoe, sink):
 def test_stalled_shoe_is_link_lost_then_restored(sim, sink):
     process = sim("shoe", "--cards", CARDS)
     # silence_timeout well above the shoe's 1 s heartbeat, so a busy CI machine is not "silent"
-    with ShoeDriver(process.link, sink, link_options={"silence_timeout": 2.0}, **FAST):
+    with ShoeDriver(process.link, sink, reactor=sink.reactor, link_options={"silence_timeout": 2.0}, **FAST):
         sink.wait_for(ShoeStatusChanged)
         process.command("fault", kind="stall", seconds=4)
         assert "silent" in sink.wait_for(LinkLost)[0].reason
@@ -171,7 +171,7 @@ def test_request_status_is_answered(shoe, sink):
 
 def test_a_panel_at_the_shoe_url_is_refused(sim, sink):
     process = sim("panel")
-    with ShoeDriver(process.link, sink, **FAST):
+    with ShoeDriver(process.link, sink, reactor=sink.reactor, **FAST):
         error = sink.wait_for(DeviceError)[0]
     assert "is a panel, expected a shoe" in error.detail
     assert not sink.of(DeviceConnected)
@@ -185,8 +185,7 @@ def test_status_resent_from_before_a_reconnect_is_not_a_gap(shoe, sink):
     process.command("draw", n=2)
     last_card = drawn(sink, 2)
     stale = ShoeStatus(draw_counter=first_status.draw_counter, device_ms=0)
-    with driver._lock:  # what the resent frame delivers
-        driver._on_message(stale, 0.0)
+    driver._on_message(stale, 0.0)  # what the resent frame delivers
     process.command("draw")
     assert drawn(sink, 3)[2] == (CODES[2], 3)
     assert not sink.of(DrawGap) and not sink.of(DrawCountUnknown)

@@ -20,7 +20,7 @@ def test_shoe_over_usb_draws_unplugs_and_comes_back(sim, sink):
     device = FakeUsbDevice(0x1209, 0x0001, "SHOE-USB", pipe=PtyPipe(process.link))
     other = FakeUsbDevice(0x1209, 0x0001, "OTHER")  # same VID:PID, another serial: not ours
     backend = FakeUsbBackend(other, device)
-    shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, usb_backend=backend,
+    shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, reactor=sink.reactor, usb_backend=backend,
                       backoff=Backoff(0.01, 2.0, 0.1))
     try:
         sink.wait_for(DeviceConnected)

@@ -6,6 +6,7 @@ import os
 import socket
 import stat
 import threading
+import time
 
 import pytest
 from structlog.testing import capture_logs
@@ -256,3 +257,49 @@ def test_stop_ends_every_connection_and_the_event_streams(sock_path, loop):
 def test_publish_refuses_what_is_not_json(server):
     with pytest.raises(TypeError):
         server.publish({"event": "card", "card": object()})
+
+
+def test_the_count_follows_subscribers_that_come_and_go(server, sock_path, loop):
+    first, second = ControlClient(sock_path, timeout=30), ControlClient(sock_path, timeout=30)
+    first.subscribe()
+    second.subscribe()
+    assert second.request("subscribe")["subscribed"]  # asked twice on one connection: still one subscriber
+    assert server.subscribers == 2
+    second.close()
+    _until(lambda: server.subscribers == 1, "the closed subscriber is no longer counted")
+    loop.run_in_loop(lambda: server.publish({"event": "still", "n": 2}))
+    assert next(first.events()) == {"event": "still", "n": 2}
+    first.close()
+    _until(lambda: server.subscribers == 0, "no subscriber left")
+    loop.run_in_loop(lambda: server.publish({"event": "unheard"}))
+    with pytest.raises(TypeError):  # checked although nobody follows the stream
+        server.publish({"event": "card", "card": object()})
+
+
+def test_an_answer_that_is_not_json_still_answers_and_the_rest_goes_out(server, sock_path, loop):
+    """A bug in an answer does not reach the loop: the client gets an error naming it, and
+    the events after it still go out."""
+    loop.silent.add("confirm")
+    asker, watcher = ControlClient(sock_path, timeout=30), ControlClient(sock_path, timeout=30)
+    watcher.subscribe()
+    answer = {}
+    asking = threading.Thread(target=lambda: answer.update(asker.request("confirm")))
+    asking.start()
+    try:
+        loop.wait_held(1)
+        loop.run_in_loop(lambda: (loop.held[0].reply(state=object()), server.publish({"event": "after"})))
+        asking.join(30)
+        assert answer["ok"] is False and "answer could not be sent" in answer["error"]
+        assert "not JSON serializable" in answer["error"]
+        assert next(watcher.events()) == {"event": "after"}
+    finally:
+        asker.close()
+        watcher.close()
+
+
+def _until(condition, what: str) -> None:
+    deadline = time.monotonic() + 30
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"never happened: {what}")
+        time.sleep(0.005)

@@ -15,23 +15,37 @@ from controller.journal import Journal, iter_records, open_readonly
 from controller.sdnotify import Notifier
 from controller.table import Table, TableSettings, button_map
 from drivers import events as ev
+from drivers.lights import changed_lamps
+from firmware_bridge.enums import LampPattern
 from games.registry import get_game
 
 
 class BoardStandIn:
+    """The lamp board with the LightsDriver's own diff (drivers.lights.changed_lamps): `sets`
+    holds what the driver would send, one entry per picture that changes something; the
+    first picture goes whole (what the board shows is not known yet)."""
+
     def __init__(self, journal_path):
         self.journal_path = journal_path
+        self.desired: dict = {}
+        self.known = False  # a picture was sent: the board shows `desired`
         self.sets: list[tuple[dict, list[str]]] = []  # (lamps set, record kinds committed at that moment)
 
     def set_lamps(self, lamps):
+        changed = changed_lamps(lamps, self.desired) if self.known else dict(lamps)
+        self.desired.update(lamps)
+        self.known = True
+        if not changed:
+            return
         conn = open_readonly(self.journal_path)
         try:
             kinds = [r.kind for r in iter_records(conn)]
         finally:
             conn.close()
-        self.sets.append((dict(lamps), kinds))
+        self.sets.append(({lamp: int(pattern) for lamp, pattern in changed.items()}, kinds))
 
     def all_off(self):
+        self.desired = {lamp: LampPattern.OFF for lamp in self.desired}
         self.sets.append(({"all": "off"}, []))
 
 
@@ -80,8 +94,9 @@ class LoopRig:
         return [e for e in self.published if e.get("event") == name]
 
     def run_with(self, dealer, wait: float = 20.0) -> str:
-        """Run the loop's real run() on this thread (it owns the journal) while `dealer` posts
-        to it from another; `dealer` must end by stopping the loop. Returns the stop reason."""
+        """Run the loop's real run() (its reactor) on this thread (it owns the journal) while
+        `dealer` posts to it from another (through the reactor's wake-up pipe); `dealer` must
+        end by stopping the loop. Returns the stop reason."""
         thread = threading.Thread(target=dealer)
         thread.start()
         try:
@@ -92,5 +107,6 @@ class LoopRig:
 
     def close(self):
         self.journal.close()
+        self.loop.reactor.close()
 
 

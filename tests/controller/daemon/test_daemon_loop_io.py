@@ -19,7 +19,7 @@ WAIT = 20.0  # a guard against hanging, not a measure of speed
 
 def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_path):
     rig = LoopRig(tmp_path, burn=False)
-    server = ControlServer(tmp_path / "control.sock", rig.loop.post).start()
+    server = ControlServer(tmp_path / "control.sock", rig.loop.post, reactor=rig.loop.reactor).start()
     rig.loop.publish = server.publish
     replies = {}
 
@@ -33,7 +33,7 @@ def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_
     try:
         assert rig.run_with(dealer, WAIT) == "test over"
     finally:
-        server.stop()
+        server.stop()  # the reactor no longer runs: the server's own work, done on this thread
     assert replies["place_bets"]["ok"] is False and "new_shoe" in replies["place_bets"]["error"]
     assert replies["new_shoe"] == {"id": 2, "ok": True, "message": replies["new_shoe"]["message"], "shoe": 1}
     status = replies["status"]
@@ -69,7 +69,7 @@ def test_ready_once_every_device_is_up_and_status_lines_follow(tmp_path, notify)
 
 def test_a_locked_journal_blocks_the_input_until_it_is_free_and_says_so(tmp_path, notify):
     rig = LoopRig(tmp_path, notifier=Notifier(notify.path))
-    rig.journal.connection.execute("PRAGMA busy_timeout = 50")
+    rig.journal.connection.execute("PRAGMA busy_timeout = 0")  # as the daemon runs it: retried from a timer
     other = sqlite3.connect(rig.journal_path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN EXCLUSIVE")
 
@@ -80,7 +80,9 @@ def test_a_locked_journal_blocks_the_input_until_it_is_free_and_says_so(tmp_path
     thread = threading.Thread(target=release_when_shown)
     thread.start()
     try:
-        rig.press("new_shoe")  # blocks in the journal until the other connection lets go
+        rig.press("new_shoe")  # handled; its records and effects wait for the journal
+        assert rig.table.shoe.number == 1 and rig.loop.journal_waiting and rig.kinds() == []
+        assert rig.loop.reactor.run_until(lambda: not rig.loop.journal_waiting, WAIT)  # retried until free
     finally:
         thread.join(WAIT)
         other.close()
