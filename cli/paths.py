@@ -35,8 +35,13 @@ class NotThere(Exception):
 def _existing(path: str, args: argparse.Namespace, what: str, option: str, hint: str) -> str:
     """`path` if it exists; else NotThere saying where the path came from and, when it was not
     given, how to give another (a newcomer's first `tablectl recall` meets the installed default)."""
-    if os.path.exists(path):
+    try:
+        os.stat(path)
         return path
+    except PermissionError:
+        return path  # there, but not for us: the reader says why (its directory's group)
+    except OSError:
+        pass
     if getattr(args, option.lstrip("-")):
         raise NotThere(f"no {what} at {path}" + (f" ({hint})" if hint else ""))
     source = args.config or (DEFAULT_CONFIG_PATH if os.path.exists(DEFAULT_CONFIG_PATH) else None)
