@@ -23,9 +23,10 @@ class Link:
     reason: str = ""
     ever_up: bool = False
     boot_id: int | None = None
+    tampered: int = 0  # frames that failed authentication since the daemon started
 
     def to_json(self) -> dict:
-        return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id}
+        return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id, "tampered": self.tampered}
 
 
 class Links:
@@ -46,11 +47,14 @@ class Links:
                     ev.DeviceRebooted: "rebooted"}[type(event)]
             link.state, link.reason, link.ever_up, link.boot_id = "ok", "", True, event.hello.boot_id
             return {"event": "device", "device": event.device, "link": what, "boot_id": event.hello.boot_id}
-        if isinstance(event, ev.LinkLost):
+        if isinstance(event, (ev.LinkLost, ev.LinkRefused)):
             link.state, link.reason = ("lost" if link.ever_up else "absent"), event.reason
             return {"event": "device", "device": event.device, "link": link.state, "reason": event.reason}
         if isinstance(event, ev.DeviceError):
             return {"event": "device", "device": event.device, "error": event.detail, "code": event.code}
+        if isinstance(event, ev.FrameTampered):
+            link.tampered += event.count
+            return {"event": "tamper", "device": event.device, "detail": event.detail, "count": event.count}
         return None
 
     def to_json(self) -> dict:
