@@ -49,7 +49,7 @@ from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
 from controller.journal import Journal, JournalBusy, JournalError, RecordKind
-from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map, lamp_ids
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
@@ -119,7 +119,7 @@ class EventLoop:
         self.clock = clock  # the table timers' and STATUS= pacing's clock (tests move their own)
         self.inbox: collections.deque = collections.deque()
         self.timers = Timers()
-        self.links = Links()
+        self.links = Links(lamps_used=frozenset(lamp_ids(table.game.key).values()))
         self.translator = Translator(table.game.key, table)
         self.ready = False
         self.stop_requested: str | None = None
