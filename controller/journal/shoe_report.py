@@ -16,6 +16,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from controller.journal.kinds import RecordKind, ShoeEvent
 from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, fold_rounds
@@ -152,8 +153,9 @@ def _report(number: int, loads: list[ShoeLoad], records: list[Record], history: 
     game = next((load.game for load in loads if load.game), None)
     decks = next((load.decks for load in loads if load.decks), None)
     loads_with_cards = [load for load in loads if load.cards] or loads[:1]
-    irregular = [{"seq": r.seq, "at": r.at, "round": r.round, **r.payload} for r in records if r.kind == "irregularity"]
-    finished = any(r.kind == "shoe" and r.payload.get("event") == "finished" for r in records)
+    irregular = [{"seq": r.seq, "at": r.at, "round": r.round, **r.payload} for r in records
+                 if r.kind == RecordKind.IRREGULARITY]
+    finished = any(r.kind == RecordKind.SHOE and r.payload.get("event") == ShoeEvent.FINISHED for r in records)
     winners, bets = _tallies(rounds)
     report = ShoeReport(
         shoe=number, game=game, decks=decks, first_seq=records[0].seq if records else loads[0].start_seq,
@@ -237,7 +239,7 @@ def _when(at: str) -> datetime:
 def _pace(rounds: list[RoundView], records: list[Record]) -> Pace:
     ends: dict[int, str] = {}
     for record in records:
-        if record.kind in ("settled", "void") and record.round is not None:
+        if record.kind in (RecordKind.SETTLED, RecordKind.VOID) and record.round is not None:
             ends[record.round] = record.at
     spans = [(_when(v.opened_at), _when(ends[v.round])) for v in rounds if v.opened_at and v.round in ends]
     between = [(nxt[0] - cur[1]).total_seconds() for cur, nxt in zip(spans, spans[1:])]

@@ -22,16 +22,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.journal.kinds import SHOE_STARTS, RecordKind, ShoeEvent
 from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
-from controller.journal.recovery import SHOE_STARTS, shoe_start
 from controller.journal.store import Journal
 from games.cards import Card, CardError, parse_card
 from games.integrity import ShoeHistory
 from games.integrity.openings import DEPTH
 from games.registry import GAME_KEYS, get_game
 
-READ_KINDS = ("shoe", "card", "round_opened", "daemon_started")
+READ_KINDS = (RecordKind.SHOE, RecordKind.CARD, RecordKind.ROUND_OPENED, RecordKind.DAEMON_STARTED)
 
 
 @dataclass
@@ -112,19 +112,19 @@ def fold_loads(records: Iterable[Record], game: str | None = None, decks: int | 
     load: ShoeLoad | None = None
     for record in records:
         p = record.payload
-        if record.kind == "daemon_started":
+        if record.kind == RecordKind.DAEMON_STARTED:
             game, decks = p.get("game", game), p.get("decks", decks)
-        elif record.kind == "round_opened":
+        elif record.kind == RecordKind.ROUND_OPENED:
             game, decks = p.get("game", game), p.get("decks", decks)
             if load is not None:
                 load.game, load.decks = game, decks
                 load.rounds.append(record.round or 0)
                 spots = list(p.get("spots") or [])
                 load.spots = spots if len(spots) > len(load.spots) else load.spots
-        elif record.kind == "shoe" and p.get("event") in SHOE_STARTS:
+        elif record.kind == RecordKind.SHOE and p.get("event") in SHOE_STARTS:
             if load is not None:
                 yield load
-            deck_in_shoe = 0 if p.get("event") == "new" else deck_in_shoe + 1
+            deck_in_shoe = 0 if p.get("event") == ShoeEvent.NEW else deck_in_shoe + 1
             load = ShoeLoad(p.get("shoe"), deck_in_shoe, record.seq, record.at, game, decks)
         elif load is not None:
             _apply(load, record, p)
@@ -135,7 +135,7 @@ def fold_loads(records: Iterable[Record], game: str | None = None, decks: int | 
 
 
 def _apply(load: ShoeLoad, record: Record, p: dict[str, Any]) -> None:
-    if record.kind == "card":
+    if record.kind == RecordKind.CARD:
         if p.get("keyed_in") and p.get("card"):
             unread = next((c for c in load.cards if c.card is None), None)
             if unread is not None:
@@ -145,20 +145,20 @@ def _apply(load: ShoeLoad, record: Record, p: dict[str, Any]) -> None:
             return
         load.cards.append(ShoeCard(record.seq, record.at, p.get("card"), p.get("status"), record.round,
                                    p.get("hand"), p.get("position"), p.get("draw_counter")))
-    elif record.kind == "shoe":
+    elif record.kind == RecordKind.SHOE:
         event = p.get("event")
-        if event in ("burn", "burn_done"):
+        if event in (ShoeEvent.BURN, ShoeEvent.BURN_DONE):
             for card in p.get("cards") or []:  # burn cards listed in the event (not card records)
                 load.cards.append(ShoeCard(record.seq, record.at, card, "burn", None, None, None, None))
-        elif event == "cut_card" and not p.get("ignored") and load.cut_after is None:
+        elif event == ShoeEvent.CUT_CARD and not p.get("ignored") and load.cut_after is None:
             load.cut_after = len(load.cards)
 
 
 def current_load_start(source: Journal | str | os.PathLike) -> int | None:
     """The seq of the record that began the shoe (or deck) in the shoe now, None before any."""
     with reading(source) as conn:
-        start = shoe_start(conn)
-    return None if start is None else start[0]
+        starts = _load_starts(conn)
+    return starts[-1][0] if starts else None
 
 
 def last_game(source: Journal | str | os.PathLike) -> tuple[str, int] | None:

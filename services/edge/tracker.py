@@ -17,11 +17,12 @@ from fractions import Fraction
 from typing import Any
 
 from controller.journal import Record
+from controller.journal.kinds import SHOE_STARTS, RecordKind, ShoeEvent
 from games.cards import Card, CardError, parse_card
 from games.live_edge import EdgeReport, live_edge
 from games.registry import GAME_KEYS, get_game
 
-ROUND_ENDS = ("settled", "void")
+ROUND_ENDS = (RecordKind.SETTLED, RecordKind.VOID)
 
 
 @dataclass(frozen=True)
@@ -77,18 +78,18 @@ class EdgeTracker:
         """The next record; an EdgeLine when a round ended (or a shoe began)."""
         p = record.payload
         kind = record.kind
-        if kind in ("daemon_started", "round_opened"):
+        if kind in (RecordKind.DAEMON_STARTED, RecordKind.ROUND_OPENED):
             game, decks = p.get("game", self.game), p.get("decks", self.decks)
             if (game, decks) != (self.game, self.decks) and game in GAME_KEYS and isinstance(decks, int):
                 self._start(game, decks)
-        elif kind == "shoe" and p.get("event") in ("new", "new_deck"):
+        elif kind == RecordKind.SHOE and p.get("event") in SHOE_STARTS:
             self.out, self.shoe = Counter(), p.get("shoe", self.shoe)
-            if p.get("event") == "new" and not self.deck_per_round:
+            if p.get("event") == ShoeEvent.NEW and not self.deck_per_round:
                 return self.line(record, None)
-        elif kind == "shoe" and p.get("event") in ("burn", "burn_done"):
+        elif kind == RecordKind.SHOE and p.get("event") in (ShoeEvent.BURN, ShoeEvent.BURN_DONE):
             for text in p.get("cards") or []:  # burn cards listed in the event (older journals)
                 self._card({"card": text})
-        elif kind == "card":
+        elif kind == RecordKind.CARD:
             self._card(p)
         elif kind in ROUND_ENDS and record.round is not None:
             return self.line(record, record.round)
