@@ -27,7 +27,7 @@ from typing import Any
 
 from games.analysis import BetOdds
 from games.cards import Card
-from games.registry import game_module, get_game
+from games.registry import get_edge_bets, get_game
 
 MIN_CARDS = 6  # every game's count needs a round's worth: baccarat's six-card prefix, a Fu Bacc spot
 
@@ -86,27 +86,5 @@ def live_edge(game_key: str, decks: int, cards_out: Iterable[Card] = ()) -> Edge
     size = sum(left.values())
     if size < MIN_CARDS:
         raise ValueError(f"{size} card(s) left: a round needs at least {MIN_CARDS}")
-    bets, notes = _bets(game_key, decks, left, full=not out)
+    bets, notes = get_edge_bets(game_key, left, decks)
     return EdgeReport(game_key, decks, len(out), size, bets, notes)
-
-
-def _bets(game_key: str, decks: int, left: Mapping[Card, int], full: bool) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
-    game = get_game(game_key)
-    if game_key in ("fafa4", "fortune7", "fortune6"):
-        from games.baccarat.engine import BaccaratGame
-        from games.baccarat.odds import CONVENTION, layout_odds
-
-        assert isinstance(game, BaccaratGame)
-        return layout_odds(game, left), (CONVENTION.replace("a full shoe", "the remaining shoe"),)
-    if game_key == "fubacc":
-        from games.baccarat.counting import composition_points
-        from games.fubacc.odds import odds_for
-
-        report = odds_for(composition_points(left), decks)
-        return dict(report.bets), ("one spot, played with the optimal strategy for the cards left",)
-    if game_key == "paigow":
-        from games.paigow.game import fortune_odds
-
-        return {"fortune_bonus": fortune_odds(None if full else left)}, (
-            "Fortune Bonus over every seven-card hand of the cards left; the Standard wager is not analysed",)
-    raise ValueError(f"no live edge for {game_module(game_key).__name__}")

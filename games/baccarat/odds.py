@@ -89,6 +89,11 @@ def layout_odds(game: BaccaratGame, composition: Mapping[Card, int]) -> dict[str
     return {key: bets[key] for key in game.wagers}
 
 
+def edge_bets(game: BaccaratGame, left: Mapping[Card, int]) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """`layout_odds` and the count convention, for games.live_edge."""
+    return layout_odds(game, left), (CONVENTION.replace("a full shoe", "the remaining shoe"),)
+
+
 def report(game: BaccaratGame, decks: int, main: Mapping[str, str], pairs: Mapping[str, str]) -> OddsReport:
     """`main`: odds key -> wager key settled on the hands; `pairs`: odds key -> pair wager key
     (one side stands for both: the two sides are symmetric)."""

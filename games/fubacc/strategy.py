@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from games.cards import DeckKind
+from games.cards import Card, DeckKind
 from games.fubacc.hands import bonus_line, dealer_draws, points_total
 from games.fubacc.wagers import BONUS, FOLD, HIT, PLAY_ON, STAY, bonus_net, showdown_net
 
@@ -30,6 +30,14 @@ def point_counts(decks: int) -> tuple[int, ...]:
     """How many cards of each point 0..9 the shoe holds (0-point cards are the monkeys)."""
     counts = Counter(card.point for card in DeckKind.STANDARD52.cards)
     return tuple(counts[p] * decks for p in POINTS)
+
+
+def point_counts_of(composition: Mapping[Card, int]) -> tuple[int, ...]:
+    """How many cards of each point 0..9 a deck holding `composition` (card -> copies) has."""
+    counts = [0] * 10
+    for card, copies in composition.items():
+        counts[card.point] += copies
+    return tuple(counts)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ Way (§3.7.2).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from itertools import combinations
 
@@ -186,3 +186,11 @@ def fortune_odds(cards_left: Iterable[Card] | None = None) -> BetOdds:
         "counted over every hand of " + ("one 53-card deck" if cards_left is None else "the cards left")
         + " by rank patterns x suit assignments, not sampled",
     ))
+
+
+def edge_bets(left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """The Fortune Bonus for a round dealt from `left` (games.live_edge); a full deck is the
+    cached count of `odds`."""
+    full = sum(left.values()) == len(GAME.deck_kind.cards) * decks
+    return {"fortune_bonus": fortune_odds(None if full else [card for card, n in left.items() if n])}, (
+        "Fortune Bonus over every seven-card hand of the cards left; the Standard wager is not analysed",)
