@@ -1,6 +1,6 @@
 """The five games by key. Modules are imported on first use.
 
-Each game module exposes GAME (its rules), odds(decks) and TABLE (its table profile:
+Each game module exposes GAME (its rules), odds(decks), edge_bets(left, decks) and TABLE (its table profile:
 games.table_profile). A sixth game is its module and one line here."""
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import importlib
 from collections.abc import Mapping
 from types import ModuleType
 
-from games.analysis import OddsReport
-from games.analysis import BetOdds
+from games.analysis import BetOdds, OddsReport
 from games.cards import Card
 from games.round import Game
 from games.table_profile import TableProfile
