@@ -35,6 +35,7 @@ from typing import Any
 
 import structlog
 
+from controller.control.accepting import Acceptor
 from controller.control.listener import listen_unix, remove_if_ours
 from controller.control.protocol import COMMANDS, MAX_LINE, BadRequest, CommandSpec, encode, parse_request, request_id
 from drivers.reactor import FdHandle, Reactor
@@ -79,11 +80,13 @@ class _Client:
 class ControlServer:
     def __init__(self, path: str | os.PathLike, handle_command: Callable[[Request], None], *,
                  reactor: Reactor | None = None, mode: int = 0o660, client_buffer_bytes: int = 262144,
-                 reply_timeout_s: float = 5.0, commands: Mapping[str, CommandSpec] = COMMANDS):
+                 reply_timeout_s: float = 5.0, commands: Mapping[str, CommandSpec] = COMMANDS,
+                 max_clients: int = 64):
         self.path = os.fspath(path)
         self._handle = handle_command
         self._mode, self._cap, self._reply_timeout = mode, client_buffer_bytes, reply_timeout_s
         self._commands = commands
+        self.max_clients = max_clients
         self.reactor = reactor
         self._thread: threading.Thread | None = None  # only when the server runs its own reactor
         self._running = False
@@ -112,8 +115,9 @@ class ControlServer:
 
     def _open(self) -> None:
         assert self.reactor is not None
-        self._listener, self._inode = listen_unix(self.path, self._mode)
-        self._listen_handle = self.reactor.register_fd(self._listener.fileno(), lambda mask: self._accept())
+        listener, self._inode = listen_unix(self.path, self._mode)
+        self._acceptor = Acceptor(self.reactor, listener, self._add_client, max_clients=self.max_clients,
+                                  clients=lambda: len(self._clients))
         self._expiry = self.reactor.timer(lambda now: self._expire(now))
         self._running = True
         log.info("listening", path=self.path, mode=oct(self._mode))
@@ -149,6 +153,24 @@ class ControlServer:
         """How many connections follow the event stream now (for status and tests)."""
         return self._subscribed
 
+    def problem(self) -> str | None:
+        """Why clients cannot reach the daemon now, or None: the listener is broken, or the
+        socket file at the path is gone or is another's (then `tablectl status` would say the
+        daemon is not running while it deals on). For the daemon's watchdog; reactor thread."""
+        if not self._running:
+            return "the control socket is closed"
+        if (problem := self._acceptor.problem()) is not None:
+            return problem
+        try:
+            inode = os.stat(self.path).st_ino
+        except OSError as error:
+            return f"the control socket file {self.path} is gone ({error.strerror})"
+        return None if inode == self._inode else f"the control socket file {self.path} was replaced by another"
+
+    def to_json(self) -> dict:
+        """For `tablectl status`: accepting or why not, clients connected, the cap, refusals."""
+        return {**self._acceptor.to_json(), "clients": len(self._clients), "subscribers": self._subscribed}
+
     def publish(self, event: Mapping[str, Any]) -> None:
         """Queue `event` for every subscriber; never blocks. Raises TypeError if not JSON
         (checked even when nobody follows the stream)."""
@@ -163,17 +185,12 @@ class ControlServer:
 
     # ------------------------------------------------------------ clients
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                sock, _ = self._listener.accept()
-            except (BlockingIOError, InterruptedError):
-                return
-            sock.setblocking(False)
-            client = _Client(sock, next(self._ids))
-            self._clients[client.id] = client
-            client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
-            log.debug("client_connected", client=client.id)
+    def _add_client(self, sock: socket.socket) -> None:
+        sock.setblocking(False)
+        client = _Client(sock, next(self._ids))
+        self._clients[client.id] = client
+        client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
+        log.debug("client_connected", client=client.id)
 
     def _on_client(self, client: _Client, mask: int) -> None:
         try:
@@ -317,7 +334,6 @@ class ControlServer:
         for client in list(self._clients.values()):
             self._close(client)
         self._expiry.cancel()
-        self.reactor.unregister_fd(self._listen_handle)
-        self._listener.close()
+        self._acceptor.close()
         remove_if_ours(self.path, self._inode)
         log.info("stopped", path=self.path)

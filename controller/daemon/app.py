@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import resource
 import signal
 import sys
 
@@ -45,6 +46,7 @@ from firmware_bridge.enums import LampPattern
 log = structlog.get_logger("daemon")
 BUSY_TIMEOUT_MS = 0  # a locked journal answers "busy" at once; the loop retries from a timer
 LAMPS_CONFIRM_S = 1.0
+OWN_DESCRIPTORS = 64  # the daemon's own descriptors (devices, journal, reactor) with room to spare
 
 
 def main(config_path: str, log_format: str | None = None) -> int:
@@ -66,6 +68,17 @@ def main(config_path: str, log_format: str | None = None) -> int:
         log.error("bad_environment", error=str(error))
         return 2
     return TableDaemon(config, settings, notifier).run()
+
+
+def check_descriptor_limit(max_clients: int) -> None:
+    """Warn when RLIMIT_NOFILE leaves too few descriptors for control.max_clients clients
+    beside the daemon's own (devices, journal, reactor): accept() would then run out before
+    the cap and pause (controller/control/accepting.py). LimitNOFILE= in the unit sets it."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < max_clients + OWN_DESCRIPTORS:
+        log.warning("descriptor_limit_low", limit=soft, max_clients=max_clients,
+                    needed=max_clients + OWN_DESCRIPTORS,
+                    consequence="new clients are refused for want of descriptors before the cap is reached")
 
 
 class TableDaemon:
@@ -122,14 +135,20 @@ class TableDaemon:
         self._recover(loop, table)
         self.server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
                                     client_buffer_bytes=config.control.client_buffer_bytes,
-                                    reply_timeout_s=config.control.reply_timeout_s)
+                                    reply_timeout_s=config.control.reply_timeout_s,
+                                    max_clients=config.control.max_clients)
         loop.publish = self.server.publish
         loop.subscribers = lambda: self.server.subscribers
+        loop.control_info = self.server.to_json
         self.server.start()
         for kind in ("shoe", "panel"):
             self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post, reactor=self.reactor,
                                                   start=True, **driver_options(config))
         lights.start()
+        loop.health.watch("control socket", self.server.problem)
+        for kind, driver in self.drivers.items():
+            loop.health.watch(kind, driver.problem)
+        check_descriptor_limit(config.control.max_clients)
         loop.refresh_status()
 
     def _recover(self, loop: EventLoop, table: Table) -> None:

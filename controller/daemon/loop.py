@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import structlog
 
 from controller.control import Request
+from controller.daemon.health import Health
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
@@ -77,6 +78,7 @@ MAX_BATCH = 32  # inputs already waiting that share one commit
 CHECKPOINT_RECORDS = 400
 STATUS_EVERY_S = 0.25  # STATUS= (read by people) from the loop's turns at most this often
 JOURNAL_RETRY_S = 0.05  # a locked journal is tried again this often
+HEALTH_EVERY_S = 1.0  # the parts' health is checked at least this often (and before every ping)
 
 
 @dataclass
@@ -127,6 +129,9 @@ class EventLoop:
         self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
         self.timing = LoopTiming()
         self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
+        self.control_info: Callable[[], dict] = dict  # the control socket's state for status (the app sets it)
+        self.health = Health()  # the parts that must be alive for a watchdog ping (the app registers them)
+        self.health_problems: list[str] = []
         self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
         self._blocked: list[_Handled] = []  # handled, not yet committed: the journal is locked
         self._take_queued = False
@@ -232,10 +237,26 @@ class EventLoop:
         self._table_timer.at(None if deadline is None else self.reactor.now() + max(0.0, deadline - self.clock()))
 
     def _on_ping(self, now: float) -> None:
-        if not self._blocked:  # a daemon that cannot write its journal cannot act: no ping
+        """WATCHDOG=1 when due, only while the journal can be written and every part is alive
+        (controller/daemon/health.py); the parts are checked at least every HEALTH_EVERY_S so
+        that STATUS= and `tablectl status` say what died even without a watchdog."""
+        healthy = self._check_health()
+        if healthy and not self._blocked:  # a daemon that cannot write its journal cannot act: no ping
             self.notifier.ping_if_due(now)
         wait = self.notifier.seconds_until_due(now)
-        self._ping_timer.at(None if wait is None else now + max(wait, JOURNAL_RETRY_S if self._blocked else 0.0))
+        wait = HEALTH_EVERY_S if wait is None else min(wait, HEALTH_EVERY_S)
+        self._ping_timer.at(now + (wait if healthy and not self._blocked else max(wait, JOURNAL_RETRY_S)))
+
+    def _check_health(self) -> bool:
+        problems = self.health.problems()
+        if problems != self.health_problems:
+            if problems:
+                log.error("not_alive", problems=problems, watchdog="no WATCHDOG=1 until every part is alive")
+            else:
+                log.info("alive_again", was=self.health_problems)
+            self.health_problems = problems
+            self.refresh_status()
+        return not problems
 
     def dispatch(self, item) -> None:
         if isinstance(item, ev.DeviceEvent):
@@ -447,7 +468,7 @@ class EventLoop:
         sent (the loop wakes for it): a round changes it at every command, and each datagram
         costs a wake-up of its reader. Called without `now` it goes at once."""
         became_ready = not self.ready and self.links.all_up_once
-        line = status_line(self.table, self.links, self.ready or became_ready, self.status_note)
+        line = status_line(self.table, self.links, self.ready or became_ready, self._note())
         self._status_due = None
         self._status_timer.cancel()
         if became_ready:
@@ -466,12 +487,16 @@ class EventLoop:
         self._status_sent = line
         self._status_at = self.clock() if now is None else now
 
+    def _note(self) -> str:
+        return " · ".join(note for note in (self.status_note, *self.health_problems) if note)
+
     def daemon_info(self) -> dict:
-        status = status_line(self.table, self.links, self.ready, self.status_note)
+        status = status_line(self.table, self.links, self.ready, self._note())
         return {"ready": self.ready, "pid": os.getpid(), "status": status,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
+                "control": self.control_info(), "alive": not self.health_problems, "problems": self.health_problems,
                 "loop_us": self.timing.to_json(),
                 "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
                            "gc_frozen": gc.get_freeze_count()}}

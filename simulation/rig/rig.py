@@ -31,7 +31,8 @@ class Rig(DealerMixin):
     def __init__(self, game: str = "fortune6", *, seed: int = 1, decks: int | None = None,
                  cards: list[str] | str | None = None, cut_card: int | None = None, config: dict | None = None,
                  directory: str | Path | None = None, notify: bool = True, watchdog_usec: int | None = None,
-                 absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False) -> None:
+                 absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False,
+                 nofile: int | None = None) -> None:
         self.game = game
         spec = get_game(game)
         self.decks = decks if decks is not None else spec.default_decks
@@ -47,6 +48,7 @@ class Rig(DealerMixin):
         self.dir.mkdir(parents=True, exist_ok=True)
         self.notify_wanted, self.watchdog_usec = notify, watchdog_usec
         self.absent, self.log_format, self.keep = tuple(absent), log_format, keep
+        self.nofile = nofile
         self.sims: dict[str, Sim] = {}
         self.notify: NotifyListener | None = None
         self.daemon: DaemonProcess | None = None
@@ -95,7 +97,7 @@ class Rig(DealerMixin):
         if self.daemon is not None and self.daemon.child.running:
             raise RigError(f"the daemon is already running (pid {self.daemon.pid})")
         self.daemon = DaemonProcess(self.config_path, self.dir, self.socket_path, notify=self.notify,
-                                    watchdog_usec=self.watchdog_usec, log_format=self.log_format)
+                                    watchdog_usec=self.watchdog_usec, log_format=self.log_format, nofile=self.nofile)
         if wait_ready:
             self.daemon.wait_ready()
         self.connect()

@@ -1,4 +1,5 @@
-"""README.md (Configuration) and systemd/tablectl.toml name every key the schema has."""
+"""The reference (README.md's Configuration table, and docs/configuration.md for the keys it
+adds) and systemd/tablectl.toml name every key the schema has."""
 import pathlib
 import tomllib
 from dataclasses import fields
@@ -13,9 +14,9 @@ def schema_keys():
 
 
 def test_the_reference_lists_every_key():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = "".join((ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "docs/configuration.md"))
     missing = [key for key in schema_keys() if f"| `{key}` |" not in text]
-    assert not missing, f"README.md's configuration table lacks {missing}"
+    assert not missing, f"the configuration reference lacks {missing}"
 
 
 def test_the_default_file_shows_every_key_or_says_why_not():
