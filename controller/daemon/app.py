@@ -70,6 +70,15 @@ def main(config_path: str, log_format: str | None = None) -> int:
     return TableDaemon(config, settings, notifier).run()
 
 
+def _step(what: str, action):
+    """One shutdown step; a failure is logged and the next step runs."""
+    try:
+        return action()
+    except Exception:  # noqa: BLE001 - shutdown goes on: the socket file and daemon_stopped matter more
+        log.exception("shutdown_step_failed", step=what)
+        return None
+
+
 def check_descriptor_limit(max_clients: int) -> None:
     """Warn when RLIMIT_NOFILE leaves too few descriptors for control.max_clients clients
     beside the daemon's own (devices, journal, reactor): accept() would then run out before
@@ -106,6 +115,13 @@ class TableDaemon:
         except (JournalError, ControlError, DriverError, ValueError) as error:
             log.error("cannot_start", error=str(error))
             code, reason = 1, f"cannot start: {error}"
+        except Exception as error:  # a bug: journal why and exit non-zero, so Restart=on-failure restarts it
+            log.critical("crashed", error=f"{type(error).__name__}: {error}", exc_info=True)
+            code, reason = 1, f"crashed: {type(error).__name__}: {error}"
+        else:
+            if self.loop.stop_requested is None:  # the loop ended though no signal asked it to
+                log.critical("crashed", error="the loop stopped without being asked to")
+                code, reason = 1, f"crashed: the loop stopped without being asked to ({reason})"
         finally:
             self.shutdown(reason)
             for sig, handler in previous.items():
@@ -165,20 +181,22 @@ class TableDaemon:
 
     # ------------------------------------------------------------ shutdown
     def shutdown(self, reason: str) -> None:
+        """Every step is taken whatever the one before did: the socket file goes, the lamps go
+        off, `daemon_stopped` is journaled with the reason, on every stop that can run code."""
         self.notifier.stopping(status=f"stopping: {reason}")
         log.info("stopping", reason=reason)
         if self.server is not None:
-            self.server.stop()
-        lamps = self._lamps_off()
+            _step("close the control socket", self.server.stop)
+        lamps = _step("switch the lamps off", self._lamps_off) or "not confirmed: switching them off failed"
         if self.journal is not None and self.loop is not None:
             try:
                 self.journal.append("daemon_stopped", {"reason": reason, "lamps": lamps}, durable=True)
             except JournalError as error:
                 log.error("journal_failed", error=str(error), record="daemon_stopped")
         for driver in self.drivers.values():
-            driver.close()
+            _step(f"close the {driver.name}", driver.close)
         if self.journal is not None:
-            self.journal.close()
+            _step("close the journal", self.journal.close)
         self.reactor.close()
         log.info("stopped", reason=reason, lamps=lamps)
         self.notifier.close()

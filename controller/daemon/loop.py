@@ -50,6 +50,7 @@ from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
 from controller.journal import Journal, JournalBusy, JournalError
+from controller.logs import output_state
 from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
@@ -488,7 +489,8 @@ class EventLoop:
         self._status_at = self.clock() if now is None else now
 
     def _note(self) -> str:
-        return " · ".join(note for note in (self.status_note, *self.health_problems) if note)
+        log_note = "log output broken" if output_state()["broken"] else ""
+        return " · ".join(note for note in (self.status_note, *self.health_problems, log_note) if note)
 
     def daemon_info(self) -> dict:
         status = status_line(self.table, self.links, self.ready, self._note())
@@ -496,7 +498,7 @@ class EventLoop:
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
-                "control": self.control_info(), "alive": not self.health_problems, "problems": self.health_problems,
+                "control": self.control_info(), "log": output_state(), "alive": not self.health_problems, "problems": self.health_problems,
                 "loop_us": self.timing.to_json(),
                 "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
                            "gc_frozen": gc.get_freeze_count()}}

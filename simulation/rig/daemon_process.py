@@ -16,7 +16,7 @@ READY_WAIT = 30.0
 class DaemonProcess:
     def __init__(self, config_path: Path, directory: Path, socket_path: str, *, notify: NotifyListener | None,
                  watchdog_usec: int | None = None, log_format: str = "json", env: dict | None = None,
-                 nofile: int | None = None) -> None:
+                 nofile: int | None = None, stdout_pipe: bool = False, module: str = "cli.run") -> None:
         self.socket_path = socket_path
         self.notify = notify
         extra = dict(env or {})
@@ -25,10 +25,10 @@ class DaemonProcess:
             if watchdog_usec is not None:
                 extra["WATCHDOG_USEC"] = str(watchdog_usec)
         self.mark = len(notify.messages) if notify is not None else 0  # messages from this process on
-        argv = python_module("cli.run", "--config", str(config_path), "--log-format", log_format)
+        argv = python_module(module, "--config", str(config_path), "--log-format", log_format)
         if nofile is not None:  # util-linux's prlimit sets the limit and execs: the PID stays the daemon's
             argv = ["prlimit", f"--nofile={nofile}:{nofile}", "--", *argv]
-        self.child = Child("daemon", argv, directory, child_env(**extra))
+        self.child = Child("daemon", argv, directory, child_env(**extra), stdout_pipe=stdout_pipe)
 
     @property
     def pid(self) -> int:

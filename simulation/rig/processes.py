@@ -17,13 +17,16 @@ class RigError(RuntimeError):
 class Child:
     """One child process, its stdout and stderr in files under the rig's directory."""
 
-    def __init__(self, name: str, argv: list[str], directory: Path, env: dict | None = None) -> None:
+    def __init__(self, name: str, argv: list[str], directory: Path, env: dict | None = None,
+                 stdout_pipe: bool = False) -> None:
+        """stdout_pipe: stdout is a pipe the caller reads (`proc.stdout`) instead of a file."""
         self.name = name
         self.argv = argv
         self.stdout_path = directory / f"{name}.out"
         self.stderr_path = directory / f"{name}.err"
         with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
-            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE if stdout_pipe else out, stderr=err,
                                          env=env if env is not None else child_env())
         self.pid = self.proc.pid
 

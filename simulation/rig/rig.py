@@ -32,7 +32,7 @@ class Rig(DealerMixin):
                  cards: list[str] | str | None = None, cut_card: int | None = None, config: dict | None = None,
                  directory: str | Path | None = None, notify: bool = True, watchdog_usec: int | None = None,
                  absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False,
-                 nofile: int | None = None) -> None:
+                 nofile: int | None = None, stdout_pipe: bool = False, daemon_module: str = "cli.run") -> None:
         self.game = game
         spec = get_game(game)
         self.decks = decks if decks is not None else spec.default_decks
@@ -48,7 +48,7 @@ class Rig(DealerMixin):
         self.dir.mkdir(parents=True, exist_ok=True)
         self.notify_wanted, self.watchdog_usec = notify, watchdog_usec
         self.absent, self.log_format, self.keep = tuple(absent), log_format, keep
-        self.nofile = nofile
+        self.nofile, self.stdout_pipe, self.daemon_module = nofile, stdout_pipe, daemon_module
         self.sims: dict[str, Sim] = {}
         self.notify: NotifyListener | None = None
         self.daemon: DaemonProcess | None = None
@@ -97,7 +97,8 @@ class Rig(DealerMixin):
         if self.daemon is not None and self.daemon.child.running:
             raise RigError(f"the daemon is already running (pid {self.daemon.pid})")
         self.daemon = DaemonProcess(self.config_path, self.dir, self.socket_path, notify=self.notify,
-                                    watchdog_usec=self.watchdog_usec, log_format=self.log_format, nofile=self.nofile)
+                                    watchdog_usec=self.watchdog_usec, log_format=self.log_format, nofile=self.nofile,
+                                    stdout_pipe=self.stdout_pipe, module=self.daemon_module)
         if wait_ready:
             self.daemon.wait_ready()
         self.connect()
