@@ -37,6 +37,7 @@ import structlog
 
 from controller.control.accepting import Acceptor
 from controller.control.listener import listen_unix, remove_if_ours
+from controller.control.peers import READ_ONLY, Commanders, Peer, peer_of
 from controller.control.protocol import COMMANDS, MAX_LINE, BadRequest, CommandSpec, encode, parse_request, request_id
 from drivers.reactor import FdHandle, Reactor
 
@@ -46,9 +47,10 @@ log = structlog.get_logger("control")
 class Request:
     """A validated command for the daemon's loop. Answer it once."""
 
-    def __init__(self, server: ControlServer, token: int, client_id: int, cmd: str, args: dict):
+    def __init__(self, server: ControlServer, token: int, client_id: int, cmd: str, args: dict, peer: Peer):
         self._server, self._token = server, token
         self.client_id, self.cmd, self.args = client_id, cmd, args
+        self.peer = peer  # who sent it (the kernel's word: SO_PEERCRED)
 
     def reply(self, **fields: Any) -> None:
         self.respond({"ok": True, **fields})
@@ -69,6 +71,7 @@ class Request:
 class _Client:
     sock: socket.socket
     id: int
+    peer: Peer
     handle: FdHandle | None = None
     inbuf: bytearray = field(default_factory=bytearray)
     outbuf: bytearray = field(default_factory=bytearray)
@@ -81,12 +84,13 @@ class ControlServer:
     def __init__(self, path: str | os.PathLike, handle_command: Callable[[Request], None], *,
                  reactor: Reactor | None = None, mode: int = 0o660, client_buffer_bytes: int = 262144,
                  reply_timeout_s: float = 5.0, commands: Mapping[str, CommandSpec] = COMMANDS,
-                 max_clients: int = 64):
+                 max_clients: int = 64, commanders: Commanders | None = None):
         self.path = os.fspath(path)
         self._handle = handle_command
         self._mode, self._cap, self._reply_timeout = mode, client_buffer_bytes, reply_timeout_s
         self._commands = commands
         self.max_clients = max_clients
+        self.commanders = commanders if commanders is not None else Commanders()
         self.reactor = reactor
         self._thread: threading.Thread | None = None  # only when the server runs its own reactor
         self._running = False
@@ -187,10 +191,10 @@ class ControlServer:
 
     def _add_client(self, sock: socket.socket) -> None:
         sock.setblocking(False)
-        client = _Client(sock, next(self._ids))
+        client = _Client(sock, next(self._ids), peer_of(sock))
         self._clients[client.id] = client
         client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
-        log.debug("client_connected", client=client.id)
+        log.debug("client_connected", client=client.id, uid=client.peer.uid, pid=client.peer.pid)
 
     def _on_client(self, client: _Client, mask: int) -> None:
         try:
@@ -231,6 +235,11 @@ class ControlServer:
         except BadRequest as error:
             self._refuse(client, request_id(line), str(error))
             return
+        if parsed.cmd not in READ_ONLY and not self.commanders.may_command(client.peer):
+            log.warning("command_refused", command=parsed.cmd, uid=client.peer.uid, user=client.peer.user,
+                        pid=client.peer.pid, reason="not root, the daemon's user or a member of its group")
+            self._refuse(client, parsed.id, self.commanders.refusal(client.peer, parsed.cmd))
+            return
         if parsed.cmd == "subscribe":
             if not client.subscribed:
                 client.subscribed = True
@@ -243,7 +252,7 @@ class ControlServer:
         heapq.heappush(self._deadlines, (deadline, token))
         if len(self._deadlines) == 1:
             self._expiry.at(deadline)
-        request = Request(self, token, client.id, parsed.cmd, parsed.args)
+        request = Request(self, token, client.id, parsed.cmd, parsed.args, client.peer)
         try:
             self._handle(request)
         except Exception as error:

@@ -275,6 +275,10 @@ class EventLoop:
         if isinstance(event, ev.CardDrawn):
             self.last_draw_counter = event.draw_counter
         button = getattr(event, "button", None) if isinstance(event, ev.ButtonPressed) else None
+        if button is not None:  # who gave a command: the panel, by its button
+            translation.record["by"] = {"source": "panel", "button": button}
+        elif isinstance(event, ev.KeyTurned):
+            translation.record["by"] = {"source": "panel", "key": "on" if event.on else "off"}
         extra = []
         if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
             extra = [JournalEffect("error", {"detail": translation.problem, "device": event.device}),
@@ -287,8 +291,10 @@ class EventLoop:
     def request(self, request) -> None:
         """A validated control-socket request (controller.control.Request)."""
         command = i.Command(request.cmd, dict(request.args), source="socket")
+        by = request.peer.by()
         record = None if request.cmd == "status" else (
-            "command", {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id})
+            "command", {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id,
+                        "by": by})
 
         def reply(answer: Reply) -> None:
             fields = dict(answer.fields)
@@ -296,7 +302,7 @@ class EventLoop:
                 fields["daemon"] = self.daemon_info()
             else:
                 self.publish({"event": "command", "source": "socket", "command": request.cmd,
-                              "ok": answer.ok, "message": answer.message})
+                              "ok": answer.ok, "message": answer.message, "by": by})
             body = {"ok": True, "message": answer.message} if answer.ok else {"ok": False, "error": answer.message}
             request.respond({**fields, **body})
 
@@ -433,7 +439,7 @@ class EventLoop:
         def reply(answer: Reply) -> None:
             command = self.table_button_command(button)
             self.publish({"event": "command", "source": "panel", "button": button, "command": command,
-                          "ok": answer.ok, "message": answer.message})
+                          "ok": answer.ok, "message": answer.message, "by": {"source": "panel", "button": button}})
             (log.info if answer.ok else log.warning)("panel_command", button=button, command=command,
                                                      ok=answer.ok, message=answer.message)
         return reply
