@@ -22,8 +22,21 @@ COMMANDS = {
     "send": ("send", "send a command to the daemon (as the panel would)"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
+    "feed": ("feed", "send this table's journal to the floor's MQTT broker"),
+    "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
 }
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml), or the checkout's when not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("tablectl")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
 
 
 def _usage() -> str:
@@ -32,14 +45,20 @@ def _usage() -> str:
     for name, (_, help_text) in COMMANDS.items():
         lines.append(f"  {name.ljust(width)}  {help_text}")
     lines.append("")
-    lines.append("`tablectl COMMAND --help` for a command's options.")
+    lines.append("`tablectl COMMAND --help` for a command's options; `tablectl --version`.")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
+    if not argv:  # a usage error, like any other: usage on stderr, exit 2
+        print(_usage(), file=sys.stderr)
+        return 2
+    if argv[0] in ("-h", "--help", "help"):
         print(_usage())
+        return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"tablectl {version()}")
         return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:

@@ -1,4 +1,4 @@
-"""`tablectl demo [--game G] [--rounds N] [--seed S] [--decks N] [--pace SECONDS] [--faults RATE] [--keep]`
+"""`tablectl demo [--game G] [--rounds N] [--seed S] [--decks N] [--pace SECONDS] [--faults RATE] [--dir DIR]`
 
 The real daemon (`tablectl run`) against the simulated shoe, panel and lights on ptys, the
 demo acting as dealer, players and supervisor (controller/demo, controller/rig).
@@ -9,16 +9,20 @@ not a terminal (a pipe, a script, CI) and no --rounds it plays PIPED_ROUNDS roun
 instead, saying so on stderr.
 With --rounds N: headless, as fast as the rig goes; one JSON object per round on stdout and
 nothing else there (progress on stderr); exit 0 (1: the rig failed, 130: interrupted).
+The config, journal and logs stay in --dir (default ~/.local/state/tablectl/demo; each demo
+replaces the last one's): `tablectl recall --journal DIR/journal.sqlite` reads them.
 """
 from __future__ import annotations
 
 import random
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from cli.common import Parser, UsageError, check_game, run_command
 from games.registry import get_game
-from simulation.demo.session import DemoOptions, run_headless, run_live, say
+from simulation.demo.place import default_directory
+from simulation.demo.session import DemoOptions, home_relative, run_headless, run_live, say
 
 PIPED_ROUNDS = 10  # what `tablectl demo` plays when nobody is watching a terminal
 
@@ -33,7 +37,8 @@ def _parser() -> Parser:
     parser.add_argument("--decks", metavar="N", help="decks in the shoe (default: the game's own)")
     parser.add_argument("--pace", metavar="SECONDS", default="1", help="live view: seconds per card or step (default 1)")
     parser.add_argument("--faults", metavar="RATE", default="0", help="chance per round of a shoe fault, 0-1 (default 0)")
-    parser.add_argument("--keep", action="store_true", help="keep the rig's directory (config, journal, logs)")
+    parser.add_argument("--dir", metavar="DIR", help="where the demo's config, journal and logs stay "
+                        f"(default {home_relative(default_directory())}; each demo replaces the last one's)")
     return parser
 
 
@@ -64,7 +69,7 @@ def options_from(argv) -> DemoOptions:
         decks=decks,
         pace=_number("--pace", args.pace, float, 0.0, MAX_PACE),
         faults=_number("--faults", args.faults, float, 0.0, 1.0),
-        keep=args.keep,
+        directory=Path(args.dir).expanduser().absolute() if args.dir else default_directory(),
     )
 
 

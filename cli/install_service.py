@@ -26,6 +26,10 @@ CONFIG = "/etc/tablectl/tablectl.toml"
 UNIT = "/etc/systemd/system/tablectl.service"
 SYSUSERS = "/etc/sysusers.d/tablectl.conf"
 SYSUSERS_LINE = f'u {USER} - "tablectl table controller" {HOME} /usr/sbin/nologin\n'
+# the feed's own user, reading the journal through group tablectl (systemd/tablectl-feed.service)
+SYSUSERS_LINE += f'u tablectl-feed - "tablectl feed" /var/lib/tablectl-feed /usr/sbin/nologin\nm tablectl-feed {GROUP}\n'
+FEED_UNIT = "/etc/systemd/system/tablectl-feed.service"
+FEED_BROKER_DROP_IN = "/etc/systemd/system/tablectl-feed.service.d/10-broker.conf"
 SHIPPED_EXEC = "/opt/tablectl/bin/tablectl"
 # Where the service cannot see a binary: ProtectHome= hides these, PrivateTmp= replaces /tmp.
 HIDDEN_FROM_SERVICE = ("/home/", "/root/", "/run/user/", "/tmp/", "/var/tmp/")
@@ -45,6 +49,7 @@ class Placed:
 
 FILES = (
     Placed("systemd/tablectl.service", UNIT),
+    Placed("systemd/tablectl-feed.service", FEED_UNIT),
     Placed("udev/70-tablectl.rules", "/etc/udev/rules.d/70-tablectl.rules"),
     Placed("udev/69-tablectl-devices.rules", "/etc/udev/rules.d/69-tablectl-devices.rules", site_owned=True),
     Placed("systemd/tablectl.toml", CONFIG, mode=0o640, site_owned=True, group=GROUP),
@@ -114,7 +119,18 @@ class Installer:
             return 1
         for placed in FILES:
             self.place(placed)
+        self.feed_broker_drop_in()
         return self.reload()
+
+    def feed_broker_drop_in(self) -> None:
+        """IPAddressAllow= the addresses of the config's feed.broker, for the feed's unit."""
+        from services.feed.addresses import broker_drop_in
+
+        text, note = broker_drop_in(self.path(CONFIG))
+        if text is None:
+            self.say("skip", self.path(FEED_BROKER_DROP_IN).as_posix(), note)
+        else:
+            self.write(FEED_BROKER_DROP_IN, text, 0o644)
 
     def check_sources(self) -> None:
         missing = [str(self.source / f.source) for f in FILES if not (self.source / f.source).is_file()]
@@ -127,7 +143,7 @@ class Installer:
 
     def place(self, placed: Placed) -> None:
         text = (self.source / placed.source).read_text(encoding="utf-8")
-        if placed.target == UNIT:
+        if placed.target in (UNIT, FEED_UNIT):
             text = unit_text(text, self.exec_path)
         target = self.path(placed.target)
         if placed.site_owned and target.exists():
@@ -141,7 +157,7 @@ class Installer:
             self.say("unchanged", str(path))
             return
         note = f"mode {mode:o}" + (f", group {group}" if group else "")
-        if target == UNIT:
+        if target in (UNIT, FEED_UNIT):
             note += f", ExecStart={self.exec_path}"
         self.say("install", str(path), note)
         if self.dry_run:

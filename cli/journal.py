@@ -1,7 +1,11 @@
-"""`tablectl journal verify|export|recovery [--journal PATH | --config FILE]`
+"""`tablectl journal verify|check|export|recovery [--journal PATH | --config FILE]`
 
   verify              check the hash chain; exit 0 intact, 1 with the first broken record
-  export [--json]     every record as JSON Lines (one object a line) on stdout; --since SEQ
+  check               the daemon's start-up check: the records since the anchor, the anchored
+                      record, the chain's identity, a journal missing or emptied; exit 0 / 1
+  export [--json]     every record as JSON Lines (one object a line) on stdout; --since SEQ.
+                      A record that cannot be exported is named on stderr and left out, a
+                      damaged file is exported as far as it can be read: exit 1 then.
   recovery            what a restart would find: last round, interrupted round, shoe state
 """
 from __future__ import annotations
@@ -11,20 +15,23 @@ import sys
 
 from cli.common import Parser
 from cli.paths import add_location_options, journal_path, run_reporting
-from controller.journal import JournalError, export_jsonl, recover, verify
+from controller.journal import JournalError, check_journal, export_jsonl, recover, verify
+from controller.journal.scan import Unreadable
 
 
 def _parser() -> Parser:
     parser = Parser(prog="tablectl journal", description="Verify or export the journal.")
-    commands = parser.add_subparsers(dest="action", required=True, metavar="{verify,export,recovery}")
-    check = commands.add_parser("verify", help="check the hash chain")
+    commands = parser.add_subparsers(dest="action", required=True, metavar="{verify,check,export,recovery}")
+    whole = commands.add_parser("verify", help="check the hash chain")
+    whole.add_argument("--json", action="store_true", help="the report as one JSON object")
+    check = commands.add_parser("check", help="the daemon's start-up check (since the last anchor)")
     check.add_argument("--json", action="store_true", help="the report as one JSON object")
     out = commands.add_parser("export", help="every record as JSON Lines")
     out.add_argument("--json", action="store_true", help="JSON Lines (the one format; accepted for clarity)")
     out.add_argument("--since", type=int, default=0, metavar="SEQ", help="only records after this seq")
     state = commands.add_parser("recovery", help="what a restart would find")
     state.add_argument("--json", action="store_true", help="(always JSON)")
-    for sub in (check, out, state):
+    for sub in (whole, check, out, state):
         add_location_options(sub, "--journal", "the journal file")
     return parser
 
@@ -36,11 +43,32 @@ def _main(argv) -> int:
         report = verify(path)
         print(json.dumps(report.to_json()) if args.json else f"{path}: {report}")
         return 0 if report.ok else 1
+    if args.action == "check":
+        found = check_journal(path)
+        print(json.dumps(found.to_json()) if args.json else f"{path}: {found}")
+        return 0 if found.ok else 1
     if args.action == "export":
-        export_jsonl(path, sys.stdout, since=args.since)
-        return 0
+        return _export(path, args.since)
     print(json.dumps(recover(path).to_json(), ensure_ascii=False))
     return 0
+
+
+def _export(path: str, since: int) -> int:
+    problems: list[Unreadable] = []
+
+    def problem(item: Unreadable) -> None:
+        sys.stdout.flush()  # the records before it first, when both go to one terminal
+        problems.append(item)
+        what = item.reason if item.file_damage else f"record {item.seq} not exported: {item.reason}"
+        print(f"tablectl journal: {what}", file=sys.stderr)
+
+    count = export_jsonl(path, sys.stdout, since=since, on_problem=problem)
+    if not problems:
+        return 0
+    sys.stdout.flush()
+    print(f"tablectl journal: {count} records exported; not exported: {', '.join(p.records() for p in problems)}",
+          file=sys.stderr)
+    return 1
 
 
 def main(argv) -> int:

@@ -28,12 +28,31 @@ def config_for_cli(config_path: str | None) -> Config:
     return Config.default()
 
 
+class NotThere(Exception):
+    """The journal or socket the command would use does not exist; says how to point elsewhere."""
+
+
+def _existing(path: str, args: argparse.Namespace, what: str, option: str, hint: str) -> str:
+    """`path` if it exists; else NotThere saying where the path came from and, when it was not
+    given, how to give another (a newcomer's first `tablectl recall` meets the installed default)."""
+    if os.path.exists(path):
+        return path
+    if getattr(args, option.lstrip("-")):
+        raise NotThere(f"no {what} at {path}" + (f" ({hint})" if hint else ""))
+    source = args.config or (DEFAULT_CONFIG_PATH if os.path.exists(DEFAULT_CONFIG_PATH) else None)
+    where = f"as {source} says" if source else "the installed default"
+    raise NotThere(f"no {what} at {path} ({where}" + (f"; {hint}" if hint else "") + f"): {option} PATH or --config FILE names another, "
+                   "such as the one `tablectl demo` names when it starts")
+
+
 def journal_path(args: argparse.Namespace) -> str:
-    return args.journal or config_for_cli(args.config).journal.path
+    path = args.journal or config_for_cli(args.config).journal.path
+    return _existing(path, args, "journal", "--journal", "")
 
 
 def socket_path(args: argparse.Namespace) -> str:
-    return args.socket or config_for_cli(args.config).control.socket
+    path = args.socket or config_for_cli(args.config).control.socket
+    return _existing(path, args, "control socket", "--socket", "is the daemon running?")
 
 
 def run_reporting(name: str, body, argv, errors: tuple[type[Exception], ...] = ()) -> int:
@@ -42,7 +61,7 @@ def run_reporting(name: str, body, argv, errors: tuple[type[Exception], ...] = (
     def reporting(argv) -> int:
         try:
             return body(argv)
-        except (ConfigError, *errors) as error:
+        except (ConfigError, NotThere, *errors) as error:
             print(f"tablectl {name}: {error}", file=sys.stderr)
             return 1
 

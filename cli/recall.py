@@ -13,6 +13,8 @@ import sys
 from cli.common import Parser, UsageError
 from cli.paths import add_location_options, journal_path, run_reporting
 from controller.journal import DEFAULT_RECALL, JournalError, RoundView, last_rounds
+from games.bet_text import bets_text
+from games.clauses import explained
 
 HAND_ORDER = ("player", "banker", "dealer")  # the journal stores keys sorted; show hands as dealt
 STATUS_WORDS = {"settled": "settled", "void": "VOID", "decided": "decided, not yet settled", "open": "in progress"}
@@ -35,38 +37,69 @@ def _card_text(card) -> str:
     return f"{card.card or '??'} ({', '.join(notes)})"
 
 
+def _hand_text(hand: dict) -> str:
+    return f"{' '.join(hand.get('cards', []))} ({hand.get('total')})"
+
+
+def _spot_text(detail: dict) -> str:
+    """A spot's settled hand: Fu Bacc's hand, hit card and decision; Pai Gow's high and low."""
+    parts = []
+    if "high" in detail and "low" in detail:
+        parts.append(f"high {_hand_text(detail['high'])}  low {_hand_text(detail['low'])}")
+    elif detail.get("hand"):
+        parts.append(_hand_text(detail["hand"]))
+    if detail.get("hit_card"):
+        parts.append(f"hit card {detail['hit_card']}" + ("" if detail.get("hit_card_used") else " unused"))
+    if detail.get("decision") or detail.get("setting"):
+        parts.append(str(detail.get("decision") or detail.get("setting")))
+    if detail.get("fouled"):
+        parts.append("fouled, set by the House Way")
+    if detail.get("bets"):
+        parts.append(bets_text(detail["bets"]))
+    if detail.get("envy"):
+        parts.append(f"envy {detail['envy']}")
+    return " · ".join(parts)
+
+
 def _result_lines(result: dict) -> list[str]:
-    lines = [f"  winner   {result.get('winner')}"] if "winner" in result else []
+    lines = [f"  winner   {result['winner']}"] if result.get("winner") else []
     hands = result.get("hands") or {}
     for name in sorted(hands, key=lambda n: (HAND_ORDER.index(n) if n in HAND_ORDER else len(HAND_ORDER), n)):
-        hand = hands[name]
-        lines.append(f"  {name:<8} {' '.join(hand.get('cards', []))} ({hand.get('total')})")
-    bets = [f"{key} {bet.get('result')}" + (f" {bet['pays']}" if bet.get("pays") else "")
-            for key, bet in (result.get("bets") or {}).items()]
-    if bets:
-        lines.append("  bets     " + " · ".join(bets))
+        lines.append(f"  {name:<8} {_hand_text(hands[name])}")
+    if result.get("bets"):
+        lines.append("  bets     " + bets_text(result["bets"]))
     for spot, detail in (result.get("spots") or {}).items():
-        lines.append(f"  spot {spot}   {json.dumps(detail, separators=(',', ':'))}")
+        lines.append(f"  spot {spot}   {_spot_text(detail)}")
     return lines
+
+
+def clause_lines(clause: str | None, seen: set[str], indent: str = " " * 11) -> list[str]:
+    """Beside a cited clause: what each of its citations says (docs/clauses.md), each once a round."""
+    fresh = [(key, entry) for key, entry in explained(clause) if key not in seen]
+    seen.update(key for key, _ in fresh)
+    return [f"{indent}{key}: {entry.says}" for key, entry in fresh]
 
 
 def round_text(view: RoundView) -> str:
     opened = (view.opened_at or "")[:19] + ("Z" if view.opened_at else "")
-    head = [f"round {view.round}", view.game or "?", f"{view.decks} decks" if view.decks else "",
+    head = [f"round {view.round}", view.game or "?", f"{view.decks} deck{'s' if view.decks != 1 else ''}" if view.decks else "",
             f"shoe {view.shoe}" if view.shoe else "", f"spots {','.join(map(str, view.spots))}" if view.spots else "",
             opened, STATUS_WORDS[view.status]]
     lines = ["  ".join(part for part in head if part)]
     lines.append("  cards    " + ("  ".join(_card_text(c) for c in view.cards) or "none"))
     if view.decisions:
         lines.append("  decided  " + ", ".join(f"spot {d.get('spot')} {d.get('decision')}" for d in view.decisions))
+    seen: set[str] = set()
     for irregular in view.irregularities:
         lines.append(f"  irregularity  {irregular.get('kind')} ({irregular.get('clause')}, "
                      f"{irregular.get('consequence')}): {irregular.get('detail', '')}")
+        lines += clause_lines(irregular.get("clause"), seen)
     if view.result is not None:
         lines += _result_lines(view.result)
     if view.void is not None:
         voided_by = f" (by {by_text(view.voided_by)})" if view.voided_by else ""
         lines.append(f"  VOID     {view.void.get('clause')}: {view.void.get('reason', '')}{voided_by}")
+        lines += clause_lines(view.void.get("clause"), seen)
     if view.commands:
         lines.append("  given    " + " · ".join(f"{c['command']} ({by_text(c['by'])})" for c in view.commands))
     return "\n".join(lines)

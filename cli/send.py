@@ -2,7 +2,7 @@
 
 Sends a command to the daemon as the dealer panel would, e.g.
     tablectl send no_more_bets
-    tablectl send void --reason "shoe door opened"
+    tablectl send void kind=order_altered reason="shoe door opened"
     tablectl send decide spot=3 decision=play
     tablectl send spots spots=1,3,5
 Field values take the command's types (integers, comma-separated lists). Commands and
@@ -11,13 +11,19 @@ their fields: `tablectl send --help`. Exit 0 when the daemon accepts, 1 when it 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cli.common import Parser, UsageError
 from cli.paths import add_location_options, run_reporting, socket_path
 from cli.status import ask
 from controller.control.protocol import COMMANDS, BadRequest, ControlError, check_fields
+from games.round import IrregularityKind
 
-_SERVER_ONLY = {"subscribe": "watch", "status": "status"}  # the tablectl commands that do these
+VOID_HINT = ("to void a round that is neither held nor irregular, name the irregularity, e.g. "
+             "`tablectl send void kind=order_altered reason=\"shoe door opened\"` (kinds: "
+             + ", ".join(kind.value for kind in IrregularityKind) + "); the supervisor key must be on")
+
+_SERVER_ONLY = {"subscribe": "watch"}  # the tablectl command that does this (a stream, not one reply)
 
 
 def _commands_help() -> str:
@@ -87,7 +93,10 @@ def _main(argv) -> int:
         hint = f" (use `tablectl {_SERVER_ONLY[args.cmd]}`)" if args.cmd in _SERVER_ONLY else ""
         raise UsageError(f"unknown command {args.cmd!r}{hint} (one of {', '.join(names)})")
     fields = parse_fields(args.cmd, rest)
-    return ask("send", socket_path(args), args.cmd, fields, args.json)
+    code = ask("send", socket_path(args), args.cmd, fields, args.json)
+    if code and args.cmd == "void" and "kind" not in fields:
+        print(f"tablectl send: {VOID_HINT}", file=sys.stderr)
+    return code
 
 
 def main(argv) -> int:

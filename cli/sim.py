@@ -22,7 +22,10 @@ def _usage() -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv:  # a usage error: usage on stderr, exit 2
+        print(_usage(), file=sys.stderr)
+        return 2
+    if argv[0] in ("-h", "--help"):
         print(_usage())
         return 0
     if argv[0] not in DEVICES:

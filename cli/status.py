@@ -6,6 +6,7 @@ import sys
 
 from cli.common import Parser
 from cli.paths import add_location_options, run_reporting, socket_path
+from cli.status_text import status_lines
 from controller.control import ControlClient, ControlError
 
 
@@ -17,9 +18,11 @@ def _parser() -> Parser:
 
 
 def field_lines(reply: dict) -> list[str]:
-    """A reply's fields (without id/ok) as `key: value` lines; nested values as compact JSON."""
-    return [f"{key}: {value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
-            for key, value in reply.items() if key not in ("id", "ok")]
+    """A command's reply for people: the daemon's message ("round 12 settled"), then any other
+    field as `key: value` (nested values as compact JSON)."""
+    lines = [reply["message"]] if isinstance(reply.get("message"), str) else []
+    return lines + [f"{key}: {value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
+                    for key, value in reply.items() if key not in ("id", "ok", "message")]
 
 
 def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
@@ -29,7 +32,7 @@ def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
     if as_json:
         print(json.dumps(reply, ensure_ascii=False, separators=(",", ":")))
     elif reply.get("ok"):
-        print("\n".join(field_lines(reply)) or "ok")
+        print("\n".join(status_lines(reply) if cmd == "status" else field_lines(reply)) or "ok")
     if not reply.get("ok"):
         print(f"tablectl {name}: {reply.get('error')}", file=sys.stderr)
         return 1

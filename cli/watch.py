@@ -13,8 +13,10 @@ import time
 from cli.common import Parser, UsageError
 from cli.paths import add_location_options, run_reporting, socket_path
 from controller.control import ControlClient, ControlError
+from games.clauses import summary
 
 NAME_KEYS = ("event", "type", "kind")  # the first present names the event
+CLAUSE_KEYS = ("clause", "void_clause")  # shown with what the clause says (games/clauses.py)
 
 
 def _parser() -> Parser:
@@ -31,7 +33,8 @@ def event_text(event: dict, now: float | None = None) -> str:
     for key, value in event.items():
         if key != name_key:
             shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-            parts.append(f"{key}={shown}")
+            said = summary(value) if key in CLAUSE_KEYS and isinstance(value, str) else ""
+            parts.append(f"{key}={shown}" + (f" ({said})" if said else ""))
     return "  ".join(parts)
 
 

@@ -1,9 +1,10 @@
-"""The lamp and button maps of every game as Markdown tables, for docs/table.md and README.md.
+"""The lamp and button maps of every game, and each game's irregularity rules, as Markdown
+tables in docs/table.md (the one place they are printed; README.md links there).
 
-    python3 -m docgen.mapdocs           # rewrite the generated sections of both pages
-    python3 -m docgen.mapdocs --check   # exit 1 if a page is out of date
+    python3 -m docgen.mapdocs           # rewrite the generated sections
+    python3 -m docgen.mapdocs --check   # exit 1 if a section is out of date
 
-Each section sits between its BEGIN/END markers; tests keep the maps equal to the data.
+Each section sits between its BEGIN/END markers; tests keep both equal to the data.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from games.round import IrregularityKind
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "table.md"
-PAGES = (PAGE, ROOT / "README.md")
+PAGES = (PAGE,)
 BEGIN, END = "<!-- BEGIN lamp and button maps (python3 -m docgen.mapdocs) -->", "<!-- END lamp and button maps -->"
 RULES_BEGIN = "<!-- BEGIN irregularity rules per game (python3 -m docgen.mapdocs) -->"
 RULES_END = "<!-- END irregularity rules per game -->"
@@ -31,8 +32,8 @@ def _rows(header: tuple[str, ...], rows) -> list[str]:
 
 
 def render_rules() -> str:
-    """The games' own irregularity table (games/ owns it; regenerated here, not checked by a
-    test of the table, so a clause the games' helpers reword does not fail this part)."""
+    """The games' own irregularity table (games/ owns it), with what each clause says in
+    docs/clauses.md."""
     lines = [RULES_BEGIN, ""]
     lines += _rows(("kind", *GAME_KEYS), [
         (f"`{kind.value}`", *(f"{get_game(key).rule(kind).clause}: {get_game(key).rule(kind).consequence.value}"
@@ -69,10 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     if args.check:
-        stale = [page for page in PAGES if current(page) != render()]
+        stale = [page for page in PAGES
+                 if current(page) != render() or current(page, RULES_BEGIN, RULES_END) != render_rules()]
         for page in stale:
-            print(f"{page}: the lamp and button maps are out of date: python3 -m docgen.mapdocs",
-                  file=sys.stderr)
+            print(f"{page}: the lamp and button maps or the irregularity rules are out of date: "
+                  "python3 -m docgen.mapdocs", file=sys.stderr)
         return 1 if stale else 0
     for page in PAGES:
         text = page.read_text(encoding="utf-8")

@@ -109,6 +109,9 @@ def _section(name: str, cls, raw: Mapping[str, Any], problems):
         meta = by_name[k].metadata
         if meta.get("octal_text") and isinstance(value, str):
             value = _octal(value)
+            if isinstance(value, str):
+                problems.append((dotted, f"expected an octal file mode such as \"0660\" (digits 0-7), got {_shown(value)}"))
+                continue
         value, expected = _typed(value, hints[k])
         if expected is None and meta.get("check") is not None:
             expected = meta["check"](value)
@@ -119,11 +122,12 @@ def _section(name: str, cls, raw: Mapping[str, Any], problems):
     return cls(**values)
 
 
-def _octal(text: str):
+def _octal(text: str) -> int | str:
+    """"0660" or "0o660" as a number; the text itself when it is not octal."""
     try:
         return int(text, 8)
     except ValueError:
-        return text  # reported as a wrong type by _typed
+        return text
 
 
 def _typed(value, hint):
@@ -175,8 +179,14 @@ def _cross_checks(sections, base_dir, problems):
     elif f7.player_dealer_seat is not None and f7.player_dealer_seat not in f7.player_dealer_seats:
         problems.append(("fortune7.player_dealer_seat",
                          f"expected one of player_dealer_seats {list(f7.player_dealer_seats)}, got {f7.player_dealer_seat}"))
+    feed = sections["feed"]
+    if feed.broker.startswith("mqtt://") and not feed.insecure:
+        problems.append(("feed.broker", "mqtt:// sends the table's records in clear text: use mqtts:// "
+                                        "or set feed.insecure = true (a lab only)"))
     if base_dir is None:
         return sections
+    files = ("ca", "client_cert", "client_key", "password_file", "state")
+    sections["feed"] = replace(feed, **{k: str(base_dir / getattr(feed, k)) for k in files if getattr(feed, k)})
     journal, control = sections["journal"], sections["control"]
     journal = replace(journal, path=str(base_dir / journal.path))
     if not Path(control.socket).is_absolute():

@@ -6,6 +6,8 @@ game (deck count, burn, seats) when the file is loaded. docs/configuration.md li
 """
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 
 DEFAULT_CONFIG_PATH = "/etc/tablectl/tablectl.toml"
@@ -13,6 +15,7 @@ LOG_FORMATS = ("json", "console")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
+TOPIC_LEVEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the feed's site and table in MQTT topics
 GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
 
 
@@ -21,8 +24,13 @@ def key(default, doc: str, check=None, octal_text: bool = False):
     return field(default=default, metadata={"doc": doc, "check": check, "octal_text": octal_text})
 
 
-def positive(value) -> str | None:
-    return None if value > 0 else "a number greater than 0"
+def seconds(low: float, high: float):
+    """A duration: finite and within [low, high] (inf, nan, negatives and absurd values are
+    refused). The range is kept on the check: docs/configuration.md states it (tested)."""
+    def check(value) -> str | None:
+        return None if math.isfinite(value) and low <= value <= high else f"a number of seconds from {low:g} to {high:g}"
+    check.range_text = f"{low:g} to {high:g} s"  # type: ignore[attr-defined]
+    return check
 
 
 def at_least(low: int):
@@ -41,6 +49,42 @@ def file_mode(value) -> str | None:
     return None if 0 <= value <= 0o777 else "a file mode such as 0o660"
 
 
+def topic_level(value) -> str | None:
+    """One MQTT topic level of ours (a site, a table): no wildcards, separators or spaces."""
+    return None if TOPIC_LEVEL.fullmatch(value) else "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
+def topic_prefix(value) -> str | None:
+    if value and all(TOPIC_LEVEL.fullmatch(level) for level in value.split("/")):
+        return None
+    return "topic levels of letters, digits, '.', '_' or '-' separated by '/' (no '+', '#', spaces or empty levels)"
+
+
+def broker_url(value) -> str | None:
+    """"" (no feed) or mqtts://host:port / mqtt://host:port."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    try:
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:
+        port_ok = False
+    if not value or (parts.scheme in ("mqtt", "mqtts") and parts.hostname and port_ok and parts.path in ("", "/")
+                     and not (parts.query or parts.fragment or parts.username)):
+        return None
+    return "mqtts://host:port (TLS) or mqtt://host:port"
+
+
+def socket_mode(value) -> str | None:
+    """Connecting to a Unix socket needs write access to it: o+w would open the table's
+    commands to every local user."""
+    if (expected := file_mode(value)) is not None:
+        return expected
+    if value & 0o002:
+        return "a mode that gives others no write access (such as 0660): with it any local user could command the table"
+    return None
+
+
 def socket_path(value) -> str | None:
     size = len(value.encode())
     return None if 0 < size <= UNIX_PATH_MAX else f"a Unix socket path of 1-{UNIX_PATH_MAX} bytes (this one is {size})"
@@ -55,11 +99,11 @@ class DevicesConfig:
 
 @dataclass(frozen=True)
 class TimeoutsConfig:
-    card_timeout_s: float = key(30.0, "no card within this many seconds while a card is due = a missing card", positive)
-    reconnect_min_s: float = key(0.2, "first wait before reopening a lost device; doubles each try", positive)
-    reconnect_max_s: float = key(5.0, "longest wait between reopen attempts", positive)
-    ack_timeout_s: float = key(0.25, "a frame not acknowledged within this is sent again", positive)
-    heartbeat_interval_s: float = key(1.0, "how often each device link is checked with a heartbeat", positive)
+    card_timeout_s: float = key(30.0, "no card within this many seconds while a card is due = a missing card", seconds(1, 600))
+    reconnect_min_s: float = key(0.2, "first wait before reopening a lost device; doubles each try", seconds(0.01, 60))
+    reconnect_max_s: float = key(5.0, "longest wait between reopen attempts", seconds(0.01, 600))
+    ack_timeout_s: float = key(0.25, "a frame not acknowledged within this is sent again", seconds(0.01, 10))
+    heartbeat_interval_s: float = key(1.0, "how often each device link is checked with a heartbeat", seconds(0.1, 60))
 
 
 @dataclass(frozen=True)
@@ -72,11 +116,12 @@ class JournalConfig:
 @dataclass(frozen=True)
 class ControlConfig:
     socket: str = key("/run/tablectl/control.sock", "the local control socket (no network listener exists)", socket_path)
-    mode: int = key(0o660, "the socket's file mode (0o660 or \"0660\"): owner and group may connect", file_mode, octal_text=True)
+    mode: int = key(0o660, "the socket's file mode (0o660 or \"0660\"): owner and group may connect; others never", socket_mode,
+                    octal_text=True)
     client_buffer_bytes: int = key(262144, "a client that falls this far behind the event stream is dropped", at_least(4096))
     max_clients: int = key(64, "clients connected at once (services, tablectl commands); more are refused with a line saying so",
                            between(1, 4096))
-    reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", positive)
+    reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", seconds(0.1, 300))
 
 
 @dataclass(frozen=True)
@@ -108,10 +153,26 @@ class LogConfig:
     level: str = key("info", "the least severe level written", one_of(*LOG_LEVELS))
 
 
+@dataclass(frozen=True)
+class FeedConfig:
+    """`tablectl feed`: this table's journal to the floor's MQTT broker (docs/floor.md)."""
+    broker: str = key("", "the floor's broker: mqtts://host:port (TLS), or mqtt://host:port with insecure = true", broker_url)
+    ca: str = key("/etc/tablectl/feed/ca.pem", "the CA the broker's certificate must chain to (PEM)")
+    client_cert: str = key("/etc/tablectl/feed/client.pem", "this table's client certificate (PEM)")
+    client_key: str = key("/etc/tablectl/feed/client.key", "its private key (PEM; readable by the feed only)")
+    username: str = key("", "a login at the broker, if it asks for one")
+    password_file: str = key("", "a file holding that login's password")
+    site: str = key("site", "this casino or floor: one topic level", topic_level)
+    table: str = key("", "this table's id: one topic level (required by the feed)", lambda v: topic_level(v) if v else None)
+    prefix: str = key("tablectl", "the topics' prefix: PREFIX/SITE/TABLE/record ...", topic_prefix)
+    insecure: bool = key(False, "allow mqtt:// (clear text, no certificates): a lab only")
+    state: str = key("/var/lib/tablectl-feed/cursor.json", "the feed's cursor file (its own StateDirectory)")
+
+
 SECTIONS = {
     "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
-    "table": TableConfig, "log": LogConfig,
+    "table": TableConfig, "log": LogConfig, "feed": FeedConfig,
 }
 
 
@@ -127,6 +188,7 @@ class Config:
     fortune7: Fortune7Config = Fortune7Config()
     table: TableConfig = TableConfig()
     log: LogConfig = LogConfig()
+    feed: FeedConfig = FeedConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     @classmethod
@@ -145,4 +207,5 @@ class Config:
             out[section][name] = list(out[section][name])
         if out["fortune7"]["player_dealer_seat"] is None:  # TOML has no null: absent means unset
             del out["fortune7"]["player_dealer_seat"]
+        out["control"]["mode"] = f"{self.control.mode:04o}"  # as written in a file: "0660", not 432
         return out

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAX_LINE = 65536  # bytes in one request line; longer is refused and the connection closed
+# json.loads recurses once per nesting level: a line of 50,000 "[" raises RecursionError,
+# which is not a ValueError. A request is one object of flat fields, so say so.
+TOO_DEEP = "bad JSON: nested too deeply (a request is one object of plain fields)"
 
 
 class ControlError(Exception):
@@ -80,7 +83,7 @@ def request_id(line: bytes) -> Any:
     """The id of a request, if it can be read at all (for the error reply to a bad one)."""
     try:
         obj = json.loads(line.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError is a ValueError too
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError too
         return None
     rid = obj.get("id") if isinstance(obj, dict) else None
     return rid if _good_id(rid) else None
@@ -100,6 +103,8 @@ def parse_request(line: bytes, commands: Mapping[str, CommandSpec] = COMMANDS) -
         obj = json.loads(text)
     except ValueError as error:
         raise BadRequest(f"bad JSON: {error}") from None
+    except RecursionError:
+        raise BadRequest(TOO_DEEP) from None
     if not isinstance(obj, dict):
         raise BadRequest(f"a request must be a JSON object, got {type(obj).__name__}")
     rid = obj.pop("id", None)

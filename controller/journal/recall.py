@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import os
 
+from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, record_from_row
 from controller.journal.rounds import INPUT_KINDS, RoundView, fold_rounds
-from controller.journal.store import reading
 
 DEFAULT_RECALL = 10  # the last ten rounds, as table-game regulations expect a recall to show
 

@@ -24,6 +24,15 @@ class JournalError(Exception):
     """A journal that cannot be opened or written, or a record that cannot be stored."""
 
 
+class DamagedRecord(JournalError):
+    """A stored record that cannot be used as it is (its payload is not a JSON object, a
+    column holds bytes that are not UTF-8 or a value of the wrong type)."""
+
+    def __init__(self, seq: int, reason: str):
+        self.seq, self.reason = seq, reason
+        super().__init__(f"record {seq}: {reason}")
+
+
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -57,7 +66,14 @@ class Record:
 
     @property
     def payload(self) -> Mapping[str, Any]:
-        return json.loads(self.payload_text)
+        """The payload as an object; DamagedRecord (naming this record) if it is not one."""
+        try:
+            value = json.loads(self.payload_text)
+        except (TypeError, ValueError) as error:
+            raise DamagedRecord(self.seq, f"its payload is not JSON ({error})") from None
+        if not isinstance(value, dict):
+            raise DamagedRecord(self.seq, f"its payload is not a JSON object ({_a(value)})")
+        return value
 
     def expected_hash(self) -> str:
         return record_hash(self.prev_hash, self.seq, self.at, self.mono_ns, self.kind, self.round, self.payload_text)
@@ -78,6 +94,25 @@ class Record:
 
 
 COLUMNS = "seq, at, mono_ns, kind, round, payload, prev_hash, hash"
+# SQLite stores any value in any column: what each column of an intact record holds.
+COLUMN_TYPES = {"seq": (int,), "at": (str,), "mono_ns": (int,), "kind": (str,), "round": (int, type(None)),
+                "payload": (str,), "prev_hash": (str,), "hash": (str,)}
+_STORED = {bytes: "a BLOB", str: "text", int: "an integer", float: "a real number", type(None): "NULL"}
+
+
+def _a(value: Any) -> str:
+    """'a list', 'a string', ... for a JSON value."""
+    return {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+            type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def column_problem(row: tuple) -> str | None:
+    """What is wrong with a row's column types (before anything is computed from them)."""
+    for (name, types), value in zip(COLUMN_TYPES.items(), row, strict=True):
+        if type(value) not in types:
+            expected = " or ".join(_STORED[t] for t in types)
+            return f"its {name} is {_STORED.get(type(value), type(value).__name__)}, not {expected}"
+    return None
 
 
 def record_from_row(row) -> Record:

@@ -11,9 +11,10 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
+from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, card_seen, fold_rounds
-from controller.journal.store import Journal, reading
+from controller.journal.store import Journal
 
 
 @dataclass(frozen=True)

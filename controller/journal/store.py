@@ -6,17 +6,18 @@ file read-only and may do so while the daemon writes: WAL gives them a consisten
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from controller.journal.anchor import Anchor, anchor_path, fsync_directory, read_anchor, write_anchor
 from controller.journal.records import (
     COLUMNS,
     GENESIS,
@@ -28,8 +29,9 @@ from controller.journal.records import (
 )
 
 SCHEMA_VERSION = 1
+FILE_MODE = 0o640  # the daemon's group reads the journal (recall, verify, the services)
 _INSERT = "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_FULL = 5, 6, 13
 _SCHEMA = """
 CREATE TABLE records (
     seq INTEGER PRIMARY KEY,
@@ -63,6 +65,17 @@ class JournalBusy(JournalError):
     nothing was written, the same append may be tried again."""
 
 
+class JournalFull(JournalError):
+    """The disk (or SQLite's max_page_count) is full: nothing of the append was written, the
+    chain is as it was, and the same append may be tried again once space is freed."""
+
+
+def sqlite_code(error: sqlite3.Error) -> int | None:
+    """The primary result code (SQLITE_FULL, SQLITE_BUSY, ...), without the extended bits."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
 _second: tuple[int, str] = (-1, "")  # (a second since the epoch, its "YYYY-MM-DDTHH:MM:SS")
 
 
@@ -78,28 +91,46 @@ def _utc_now() -> str:
     return f"{cached[1]}.{fraction:06d}Z"
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
+def check_schema(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if version == 0 and not tables and create:
-        conn.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
-    elif version > SCHEMA_VERSION:
+    if version > SCHEMA_VERSION:
         raise JournalError(f"{path}: journal format {version} is newer than this tablectl reads ({SCHEMA_VERSION})")
-    elif version != SCHEMA_VERSION or "records" not in tables:
+    if version != SCHEMA_VERSION or "records" not in tables:
         raise JournalError(f"{path}: not a tablectl journal (no records table of format {SCHEMA_VERSION})")
 
 
-def open_readonly(path: str | os.PathLike) -> sqlite3.Connection:
-    """A read-only connection for readers in any process; JournalError if it is not a journal."""
-    path = Path(path)
-    if not path.is_file():
-        raise JournalError(f"no journal at {path}")
+def create_journal(path: Path) -> None:
+    """A new, empty journal appears at `path` all at once: it is built under a temporary name
+    and linked into place, so no reader or later start ever finds a 0-byte or schema-less
+    file there (a 0-byte journal is refused as damaged). If another process created one
+    meanwhile, that one stays."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
+    os.fchmod(fd, FILE_MODE)  # whatever the umask: the group reads it
+    os.close(fd)
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        _check_schema(conn, path, create=False)
+        conn = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+        finally:
+            conn.close()  # the WAL goes into the file and is removed
+        fd = os.open(temporary, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass
+        fsync_directory(path.parent)
     except sqlite3.DatabaseError as error:
-        raise JournalError(f"{path}: cannot read the journal: {error}") from None
-    return conn
+        raise JournalError(f"{path}: cannot create the journal: {error}") from None
+    finally:
+        for leftover in (temporary, Path(f"{temporary}-wal"), Path(f"{temporary}-shm")):
+            leftover.unlink(missing_ok=True)
 
 
 def iter_records(conn: sqlite3.Connection, since: int = 0, until: int | None = None) -> Iterator[Record]:
@@ -118,6 +149,10 @@ class Journal:
     durable). Use from one thread: sqlite3 refuses a connection shared across threads."""
 
     def __init__(self, path: str | os.PathLike, sync: str = "results", autocheckpoint_pages: int = AUTOCHECKPOINT_PAGES):
+        """Open the journal at `path` for writing, creating it when there is none. Refused with
+        JournalError: a second writer, a file that is not a journal, a 0-byte file, and a
+        missing journal whose anchor is still there (it would silently become a new chain at
+        round 1). The start-up check (`check_journal`) is run before this, by the daemon."""
         if sync not in SYNC_MODES:
             raise JournalError(f"journal sync {sync!r}: expected one of {', '.join(SYNC_MODES)}")
         self.path = Path(path)
@@ -125,19 +160,34 @@ class Journal:
         self._autocheckpoint = autocheckpoint_pages
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._owner = threading.get_ident()
+        if not self.path.exists():
+            anchor = read_anchor(self.path)
+            if anchor is not None:
+                raise JournalError(f"{self.path}: the journal is missing, but its anchor names record {anchor.seq}: "
+                                   "not starting a new chain at round 1 over it (docs/journal.md, Recovery)")
+            create_journal(self.path)
         self._lock_fd = self._lock(self.path)
         try:
+            if os.fstat(self._lock_fd).st_size == 0:
+                raise JournalError(f"{self.path}: the journal is 0 bytes (emptied or truncated): not starting a new "
+                                   "chain at round 1 over it (docs/journal.md, Recovery)")
             self._conn = self._connect()
         except BaseException:
             os.close(self._lock_fd)
             raise
         row = self._conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         self.head_seq, self.head_hash = row if row else (0, GENESIS)
+        row = self._conn.execute("SELECT hash FROM records WHERE seq = 1").fetchone()
+        self._first_hash: str | None = row[0] if row else None
+        self.anchored: Anchor | None = None  # the last anchor this writer wrote
 
     @staticmethod
     def _lock(path: Path) -> int:
         # flock on a descriptor of our own: independent of SQLite's POSIX locks.
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise JournalError(f"{path}: the journal disappeared while it was opened") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -146,16 +196,21 @@ class Journal:
         return fd
 
     def _connect(self) -> sqlite3.Connection:
+        conn = None
         try:
             conn = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one INSERT = one commit
+            check_schema(conn, self.path)  # before anything is changed in a file that may be no journal
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if mode != "wal":
                 raise JournalError(f"{self.path}: cannot use WAL mode (got {mode!r})")
             conn.execute("PRAGMA synchronous=" + ("FULL" if self.sync == "always" else "NORMAL"))
             conn.execute(f"PRAGMA wal_autocheckpoint={int(self._autocheckpoint)}")
-            _check_schema(conn, self.path, create=True)
-        except sqlite3.DatabaseError as error:
-            raise JournalError(f"{self.path}: cannot open the journal: {error}") from None
+        except (sqlite3.DatabaseError, JournalError) as error:
+            if conn is not None:
+                conn.close()
+            if isinstance(error, JournalError):
+                raise
+            raise self._failure(error, "cannot open the journal") from None
         return conn
 
     def append(self, kind: str, payload: Mapping[str, Any] | None = None, round: int | None = None,
@@ -193,17 +248,31 @@ class Journal:
                         self._conn.executemany(_INSERT, rows)
                         self._conn.execute("COMMIT")
                     except BaseException:
-                        self._conn.execute("ROLLBACK")
+                        # SQLite has already rolled back after some errors (SQLITE_FULL):
+                        # a second ROLLBACK would fail and hide the real reason.
+                        if self._conn.in_transaction:
+                            self._conn.execute("ROLLBACK")
                         raise
             finally:
                 if fsync_now:
                     self._conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as error:
             what = f"{rows[0][3]} record {rows[0][0]}" + (f" (and {len(rows) - 1} more)" if len(rows) > 1 else "")
-            busy = getattr(error, "sqlite_errorcode", None) in (_SQLITE_BUSY, _SQLITE_LOCKED)
-            raise (JournalBusy if busy else JournalError)(f"{self.path}: cannot append {what}: {error}") from None
+            raise self._failure(error, f"cannot append {what}") from None
+        if self.head_seq == 0:
+            self._first_hash = rows[0][-1]
         self.head_seq, self.head_hash = rows[-1][0], rows[-1][-1]
         return [record_from_row(row) for row in rows]
+
+    def _failure(self, error: sqlite3.Error, doing: str) -> JournalError:
+        """The JournalError (or subclass) an SQLite error while `doing` something stands for."""
+        code = sqlite_code(error)
+        if code == _SQLITE_FULL:
+            return JournalFull(f"{self.path}: the disk is full: {doing} (nothing of it was written, "
+                               f"the journal is intact; try again once space is freed: {error})")
+        if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
+            return JournalBusy(f"{self.path}: {doing}: {error}")
+        return JournalError(f"{self.path}: {doing}: {error}")
 
     def _row(self, seq: int, prev_hash: str, kind: str, payload: Mapping[str, Any] | None, round: int | None) -> tuple:
         if not isinstance(kind, str) or not kind:
@@ -227,8 +296,41 @@ class Journal:
         try:
             _, frames, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error as error:
-            raise JournalError(f"{self.path}: checkpoint failed: {error}") from None
+            raise self._failure(error, "checkpoint failed") from None
         return frames, copied
+
+    def anchor(self) -> Anchor:
+        """Make every record written so far durable (fsync of the WAL) and anchor the head in
+        the file beside the journal (docs/journal.md, Anchor). The daemon calls it after its
+        start-up check, at every checkpoint and after `daemon_stopped`. JournalFull when the
+        disk is full, JournalError otherwise; the previous anchor then stays as it was."""
+        if threading.get_ident() != self._owner:
+            raise JournalError(f"{self.path}: anchor from another thread; the journal belongs to the thread that opened it")
+        anchor = Anchor(self.head_seq, self.head_hash, self._first_hash, _utc_now())
+        try:
+            self._fsync_wal()
+            write_anchor(self.path, anchor)
+        except OSError as error:
+            where = anchor_path(self.path)
+            if error.errno == errno.ENOSPC:
+                raise JournalFull(f"{where}: the disk is full: cannot write the anchor of record {anchor.seq} "
+                                  "(the previous anchor stays; try again once space is freed)") from None
+            raise JournalError(f"{where}: cannot write the anchor: {error.strerror}") from None
+        self.anchored = anchor
+        return anchor
+
+    def _fsync_wal(self) -> None:
+        """Records committed with synchronous=NORMAL are in the WAL, not yet on the disk; a
+        checkpoint has already synced whatever it copied into the database file."""
+        try:
+            fd = os.open(f"{self.path}-wal", os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            os.fsync(self._lock_fd)  # no WAL (yet): the database file holds everything
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def records(self, since: int = 0) -> Iterator[Record]:
         return iter_records(self._conn, since)
@@ -260,17 +362,3 @@ def _round_of(kind: str, payload: Mapping[str, Any], round: int | None) -> int |
     if round is not None and (type(round) is not int or round < 1):
         raise JournalError(f"{kind} record: round must be a positive integer, got {round!r}")
     return round
-
-
-@contextmanager
-def reading(source: Journal | str | os.PathLike) -> Iterator[sqlite3.Connection]:
-    """A connection to read from: the writer's own (in its thread) or a read-only one to a
-    path, closed afterwards."""
-    if isinstance(source, Journal):
-        yield source.connection
-        return
-    conn = open_readonly(source)
-    try:
-        yield conn
-    finally:
-        conn.close()

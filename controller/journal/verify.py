@@ -5,8 +5,9 @@ import json
 import os
 from dataclasses import dataclass
 
-from controller.journal.records import GENESIS, canonical_json
-from controller.journal.store import iter_records, reading
+from controller.journal.readonly import open_for_scan
+from controller.journal.records import GENESIS, Record, canonical_json
+from controller.journal.scan import Unreadable, scan
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class VerifyReport:
     head_hash: str  # its hash: note it down elsewhere to detect a truncated tail later
     broken_seq: int | None = None
     reason: str | None = None
+    file_damage: bool = False  # the file could not be read there (rather than a record being wrong)
 
     def to_json(self) -> dict:
         return {
@@ -31,7 +33,8 @@ class VerifyReport:
                 f"({self.records} records checked; last good record {self.head_seq})")
 
 
-def _problem(record, prev_seq: int, prev_hash: str) -> str | None:
+def link_problem(record: Record, prev_seq: int, prev_hash: str) -> str | None:
+    """What is wrong with `record` as the one after (prev_seq, prev_hash), or None."""
     if record.seq != prev_seq + 1:
         gap = f"record {prev_seq + 1} is" if record.seq == prev_seq + 2 else f"records {prev_seq + 1}-{record.seq - 1} are"
         return f"{gap} missing (deleted?)"
@@ -48,15 +51,33 @@ def _problem(record, prev_seq: int, prev_hash: str) -> str | None:
     return None
 
 
+
+
 def verify(path: str | os.PathLike) -> VerifyReport:
     """Check every record: seq without gaps, prev_hash = the previous record's hash, the hash
-    recomputed from the record's own fields, a canonical JSON payload. Streams the file."""
-    with reading(path) as conn:
-        checked, prev_seq, prev_hash = 0, 0, GENESIS
-        for record in iter_records(conn):
-            checked += 1
-            reason = _problem(record, prev_seq, prev_hash)
-            if reason is not None:
-                return VerifyReport(False, checked, prev_seq, prev_hash, record.seq, reason)
-            prev_seq, prev_hash = record.seq, record.hash
-        return VerifyReport(True, checked, prev_seq, prev_hash)
+    recomputed from the record's own fields, a canonical JSON payload. Streams the file. A
+    record that cannot be read (bytes that are not UTF-8, a column of the wrong type) or a
+    damaged file (truncated) is the first broken record, named with what is wrong."""
+    conn, damage, size = open_for_scan(path)
+    try:
+        report = verify_chain(scan(conn, 0, damage, size))
+        conn.check_unchanged()
+        return report
+    finally:
+        conn.close()
+
+
+def verify_chain(items, since: int = 0, since_hash: str = GENESIS) -> VerifyReport:
+    """Check records (scan's items) that follow record `since` whose hash is `since_hash`."""
+    checked, prev_seq, prev_hash = 0, since, since_hash
+    for item in items:
+        checked += 1
+        if isinstance(item, Unreadable):
+            if item.file_damage:
+                checked -= 1  # nothing was read there: no record was checked
+            return VerifyReport(False, checked, prev_seq, prev_hash, item.seq, item.reason, item.file_damage)
+        reason = link_problem(item, prev_seq, prev_hash)
+        if reason is not None:
+            return VerifyReport(False, checked, prev_seq, prev_hash, item.seq, reason)
+        prev_seq, prev_hash = item.seq, item.hash
+    return VerifyReport(True, checked, prev_seq, prev_hash)

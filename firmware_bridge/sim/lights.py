@@ -1,6 +1,6 @@
 """`tablectl sim lights`: a lamp board that keeps and reports every lamp's pattern.
 
-    tablectl sim lights --link /run/tablectl-sim/lights --control ... [--lamps 32] [--view]
+    tablectl sim lights --link /run/tablectl-sim/lights --control ... [--lamps 239] [--view]
 
 It obeys LAMP_SET and ALL_OFF, answers LAMP_QUERY and STATUS_QUERY with LAMP_REPORT,
 and answers a lamp id it does not have with ERROR BAD_LAMP. `--view` prints one line
@@ -29,6 +29,9 @@ from firmware_bridge.messages import (
 from firmware_bridge.sim.commands import CommandError, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
 
+MAX_LAMPS = 239  # the most one LAMP_REPORT frame carries
+DEFAULT_LAMPS = MAX_LAMPS  # every game's lamp ids fit (fortune7's highest is 207; tests check all)
+
 
 class Lights(VirtualDevice):
     KIND = DeviceKind.LIGHTS
@@ -36,8 +39,8 @@ class Lights(VirtualDevice):
     TEXT_ARGS = {"lamp": ("id",)}
 
     def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
-        if not 1 <= options.lamps <= 239:
-            raise CommandError(f"--lamps {options.lamps}: 1..239 (one LAMP_REPORT frame)")
+        if not 1 <= options.lamps <= MAX_LAMPS:
+            raise CommandError(f"--lamps {options.lamps}: 1..{MAX_LAMPS} (one LAMP_REPORT frame)")
         self.lamps = [LampPattern.OFF] * options.lamps
         self.view = options.view
         self.changes = 0
@@ -92,7 +95,8 @@ def build_parser(prog: str = "tablectl sim lights") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
-    parser.add_argument("--lamps", type=int, default=32, help="lamps 0..N-1 (default 32)")
+    parser.add_argument("--lamps", type=int, default=DEFAULT_LAMPS,
+                        help=f"lamps 0..N-1 (default {DEFAULT_LAMPS}: every game's lamps fit)")
     parser.add_argument("--view", action="store_true", help="print a line on stdout at every change")
     return parser
 

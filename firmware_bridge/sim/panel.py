@@ -19,6 +19,9 @@ from firmware_bridge.messages import Button, Key, Message, PanelStatus, StatusQu
 from firmware_bridge.sim.commands import CommandError, arg_bool, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
 
+MAX_BUTTONS = 256
+DEFAULT_BUTTONS = 64  # every game's button ids fit (fortune7's highest is 30; tests check all)
+
 
 class Panel(VirtualDevice):
     KIND = DeviceKind.PANEL
@@ -26,8 +29,8 @@ class Panel(VirtualDevice):
     TEXT_ARGS = {"press": ("button",), "release": ("button",), "click": ("button",), "key": ("on",)}
 
     def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
-        if not 1 <= options.buttons <= 256:
-            raise CommandError(f"--buttons {options.buttons}: 1..256")
+        if not 1 <= options.buttons <= MAX_BUTTONS:
+            raise CommandError(f"--buttons {options.buttons}: 1..{MAX_BUTTONS}")
         self.buttons = options.buttons
         self.pressed: set[int] = set()
         self.key_on = options.key == "on"
@@ -78,7 +81,8 @@ def build_parser(prog: str = "tablectl sim panel") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
-    parser.add_argument("--buttons", type=int, default=16, help="buttons 0..N-1 (default 16)")
+    parser.add_argument("--buttons", type=int, default=DEFAULT_BUTTONS,
+                        help=f"buttons 0..N-1 (default {DEFAULT_BUTTONS}: every game's buttons fit)")
     parser.add_argument("--key", choices=("on", "off"), default="off", help="supervisor key at start")
     return parser
 

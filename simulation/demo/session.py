@@ -6,13 +6,16 @@ import json
 import shutil
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from games.registry import get_game
 from simulation.demo.choices import Choices
+from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.paced_rig import PacedRig
+from simulation.demo.place import demo_directory
 from simulation.demo.rounds import DemoTable
 from simulation.demo.stopping import Interrupted, deferred, shielded, stoppable
 from simulation.demo.view import ViewState, event_line, render
@@ -30,7 +33,13 @@ class DemoOptions:
     decks: int | None = None  # None: the game's default
     pace: float = 1.0  # seconds per card or step in the live view
     faults: float = 0.0  # the chance per round of a shoe fault
-    keep: bool = False  # leave the rig's directory (config, journal, logs) behind
+    directory: Path | None = None  # kept after the demo (config, journal, logs); None: a temporary one
+
+
+def home_relative(path: Path) -> str:
+    """`~/.local/state/...` for a path under the home directory, else the path."""
+    home = str(Path.home())
+    return "~" + str(path)[len(home):] if str(path).startswith(home + "/") else str(path)
 
 
 def say(text: str) -> None:
@@ -39,18 +48,26 @@ def say(text: str) -> None:
 
 @contextmanager
 def running_rig(options: DemoOptions):
-    rig = PacedRig(options.game, seed=options.seed, decks=options.decks, keep=options.keep)
-    try:
-        with deferred():  # said even when Ctrl-C came meanwhile: what was started, and stopped
-            rig.start()
-            sims = ", ".join(f"{kind} {sim.pid}" for kind, sim in rig.sims.items())
-            say(f"{options.game}, seed {options.seed}: daemon pid {rig.daemon.pid} ready; simulators {sims}; in {rig.dir}")
-        yield rig
-    finally:
-        with shielded():
-            rig.stop()
-        if options.keep:
-            say(f"kept {rig.dir} (config, journal.sqlite, logs)")
+    with ExitStack() as stack:
+        directory = None
+        if options.directory is not None:
+            directory, why_not = stack.enter_context(demo_directory(options.directory))
+            if directory is None:
+                say(f"{why_not}: this demo runs in a temporary directory, removed when it ends")
+        rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory)
+        try:
+            with deferred():  # said even when Ctrl-C came meanwhile: what was started, and stopped
+                rig.start()
+                sims = ", ".join(f"{kind} {sim.pid}" for kind, sim in rig.sims.items())
+                say(f"{options.game}, seed {options.seed}: daemon pid {rig.daemon.pid} ready; simulators {sims}; in {rig.dir}")
+                say(f"journal {rig.journal_path}, control socket {rig.socket_path}"
+                    + (" (the journal stays there after the demo)" if directory else ""))
+            yield rig
+        finally:
+            with shielded():
+                rig.stop()
+            if directory is not None:
+                say(f"this demo's journal: tablectl recall --journal {rig.journal_path}")
 
 
 def run_headless(options: DemoOptions, out: TextIO) -> int:
@@ -75,15 +92,19 @@ def run_headless(options: DemoOptions, out: TextIO) -> int:
 
 
 class Screen:
-    """Redraws the whole view in place (ANSI: home, clear to end), lines cut to the width."""
+    """Redraws the whole view in place (ANSI: home, clear to end), rendered for the terminal's
+    size (one column spare, and no newline after the last row, so nothing ever scrolls), in
+    colour unless NO_COLOR says otherwise."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
+        self.colour = colour_wanted(out)
         out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
 
-    def draw(self, text: str) -> None:
-        width = shutil.get_terminal_size((100, 40)).columns - 1
-        self.out.write("\x1b[H\x1b[J" + "\n".join(line[:width] for line in text.splitlines()) + "\n")
+    def draw(self, view: ViewState) -> None:
+        size = shutil.get_terminal_size((80, 24))
+        text = render(view, size.columns - 1, size.lines)
+        self.out.write("\x1b[H\x1b[J" + (paint(text) if self.colour else text))
         self.out.flush()
 
     def close(self) -> None:
@@ -101,17 +122,22 @@ def run_live(options: DemoOptions, out: TextIO) -> int:
             with running_rig(options) as rig:
                 table = DemoTable(rig, Choices(options.seed, game, options.faults))
                 cursor = rig.events.mark()
+                if rig.dir == options.directory:  # kept after the demo: say where
+                    view.journal = home_relative(rig.journal_path)
 
                 def step() -> None:
                     nonlocal cursor
                     view.status, view.lamps = rig.status(), rig.lamps()
                     new = rig.events.since(cursor)
                     cursor += len(new)
-                    for text in table.log + [event_line(e) for e in new]:  # the demo's acts, then the daemon's
-                        if text:
-                            view.note(text)
+                    for text in table.log:  # the demo's acts, then the daemon's
+                        view.note(text)
+                    for event in new:
+                        if (text := event_line(event)) is not None:
+                            view.note(text, event.get("clause"))
                     table.log.clear()
-                    screen.draw(render(view))
+                    screen.draw(view)
+                    view.page += 1
                     time.sleep(options.pace)
 
                 rig.on_card = table.on_step = step

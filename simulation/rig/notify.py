@@ -4,6 +4,8 @@ what systemd checks for NotifyAccess=main) and the kernel's arrival time (SO_TIM
 CLOCK_REALTIME seconds)."""
 from __future__ import annotations
 
+import contextlib
+import os
 import socket
 import struct
 import threading
@@ -119,3 +121,5 @@ class NotifyListener:
         self._running = False
         self._thread.join(5.0)
         self.sock.close()
+        with contextlib.suppress(FileNotFoundError):  # the socket file, bound by us: ours to remove
+            os.unlink(self.path)

@@ -25,9 +25,11 @@ class Child:
         self.stdout_path = directory / f"{name}.out"
         self.stderr_path = directory / f"{name}.err"
         with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
+            # its own session: a Ctrl-C at the terminal (SIGINT to the foreground process group)
+            # reaches only the one who started it, which stops it by PID in its own order
             self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE if stdout_pipe else out, stderr=err,
-                                         env=env if env is not None else child_env())
+                                         env=env if env is not None else child_env(), start_new_session=True)
         self.pid = self.proc.pid
 
     @property

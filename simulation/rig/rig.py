@@ -11,6 +11,8 @@ from pathlib import Path
 from controller.control import ControlClient, ControlError
 from controller.journal import Record, RoundView, iter_records, last_rounds, open_readonly, verify
 from controller.table import lamp_ids
+from firmware_bridge.sim.lights import DEFAULT_LAMPS
+from firmware_bridge.sim.panel import DEFAULT_BUTTONS
 from games.registry import get_game
 from simulation.rig.config_file import rig_config, toml_text
 from simulation.rig.daemon_process import DaemonProcess
@@ -21,8 +23,8 @@ from simulation.rig.processes import RigError
 from simulation.rig.sims import Sim
 
 DEVICES = ("shoe", "panel", "lights")
-PANEL_BUTTONS = 64  # every game's button ids fit (fortune7's highest is 30)
-BOARD_LAMPS = 239  # the most one LAMP_REPORT carries; every game's lamp ids fit (fortune7: 207)
+PANEL_BUTTONS = DEFAULT_BUTTONS  # the simulators' defaults: every game's ids fit
+BOARD_LAMPS = DEFAULT_LAMPS
 CUT_CARD_FROM_END = 60  # the cut card goes this many cards before the end of a multi-deck shoe
 SIM_PATTERN = {"off": "off", "on": "on", "slow_blink": "slow", "fast_blink": "fast"}
 

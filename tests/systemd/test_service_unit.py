@@ -15,7 +15,7 @@ from cli import install_service
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd/tablectl.service"
-DOCS = ROOT / "README.md"
+DOCS = ROOT / "docs" / "install.md"
 EXPOSURE_GOAL = 2.0
 
 pytestmark = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
@@ -57,10 +57,10 @@ def exposure(unit_text: str, tmp_path: Path) -> float:
 
 
 def serial_only_drop_in() -> str:
-    """The drop-in the README gives for serial-only tables (between its markers)."""
+    """The drop-in docs/install.md gives for serial-only tables (between its markers)."""
     text = DOCS.read_text()
     match = re.search(r"<!-- serial-only drop-in -->\s*```ini\n(.*?)```", text, re.S)
-    assert match, "README.md lost its serial-only drop-in block"
+    assert match, "docs/install.md lost its serial-only drop-in block"
     return match[1]
 
 

@@ -1,6 +1,7 @@
 """controller.config: the default file, game-dependent defaults, and errors that name the
 file, the dotted key and what was expected."""
 import dataclasses
+import json
 import pathlib
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pytest
 from controller.config import Config, ConfigError, config_from_dict, load_config
 from drivers.url import parse_device_url
 from games.registry import get_game
+from simulation.rig.config_file import toml_text as toml_of
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 DEFAULT_FILE = ROOT / "systemd" / "tablectl.toml"
@@ -93,18 +95,20 @@ BAD = [
     ('decks = "8"', "decks: expected an integer, got '8' (a string)"),
     ('game = "blackjack"', "game: 'blackjack' is not a game tablectl knows (one of fafa4, fortune7, fortune6, fubacc, paigow)"),
     ("game = 6", "game: expected a string (one of fafa4, fortune7, fortune6, fubacc, paigow), got 6 (an integer)"),
-    ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, fortune7, game, journal, log, shoe, table, timeouts)"),
+    ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, feed, fortune7, game, "
+                         "journal, log, shoe, table, timeouts)"),
     ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights)"),
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
     ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "
      "use serial://, usb:// or a path"),
-    ("[timeouts]\ncard_timeout_s = -1", "timeouts.card_timeout_s: expected a number greater than 0, got -1 (an integer)"),
+    ("[timeouts]\ncard_timeout_s = -1", "timeouts.card_timeout_s: expected a number of seconds from 1 to 600, got -1 (an integer)"),
     ('[timeouts]\nack_timeout_s = "fast"', "timeouts.ack_timeout_s: expected a number, got 'fast' (a string)"),
     ("[timeouts]\nreconnect_min_s = 2\nreconnect_max_s = 1",
      "timeouts.reconnect_max_s: expected at least reconnect_min_s (2.0), got 1.0"),
     ('[journal]\nsync = "never"', "journal.sync: expected one of 'results', 'always', got 'never' (a string)"),
     ("[control]\nmode = 0o1777", "control.mode: expected a file mode such as 0o660, got 1023 (an integer)"),
-    ('[control]\nmode = "rw-rw----"', "control.mode: expected an integer, got 'rw-rw----' (a string)"),
+    ('[control]\nmode = "rw-rw----"',
+     'control.mode: expected an octal file mode such as "0660" (digits 0-7), got \'rw-rw----\' (a string)'),
     ("[control]\nclient_buffer_bytes = 10", "control.client_buffer_bytes: expected an integer of at least 4096, got 10 (an integer)"),
     (f'[control]\nsocket = "/{"x" * 120}"', "control.socket: expected a Unix socket path of 1-107 bytes (this one is 121), got '/xxx"),
     ('[shoe]\nburn = "yes"', "shoe.burn: expected true or false, got 'yes' (a string)"),
@@ -161,3 +165,18 @@ def test_python_m_controller_config_checks_a_file(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "controller.config", str(write(tmp_path, "decks = 3\n"))],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "decks: 3 is not a deck count fortune6 is played with (4-10)" in bad.stderr
+
+
+def test_a_mode_that_is_not_octal_is_named_as_such(tmp_path):
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, '[control]\nmode = "0999"\n'))
+    assert caught.value.problems == [("control.mode", 'expected an octal file mode such as "0660" (digits 0-7), got \'0999\' (a string)')]
+
+
+def test_the_printed_config_shows_the_mode_as_written(tmp_path, capsys):
+    from controller.config.__main__ import main
+
+    assert main([str(write(tmp_path, '[control]\nmode = "0640"\n'))]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["control"]["mode"] == "0640"
+    assert load_config(write(tmp_path, toml_of(printed))).control.mode == 0o640  # and it reads back

@@ -8,9 +8,10 @@ import threading
 import pytest
 
 from cli import main
+from cli.send import VOID_HINT
 from cli.watch import event_text
 
-SENDABLE = "place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
+SENDABLE = "status, place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, player_dealer"
 
 
 def run(capsys, *argv):
@@ -21,7 +22,7 @@ def run(capsys, *argv):
 
 def test_status_prints_the_state(capsys, server, sock_path):
     code, out, err = run(capsys, "status", "--socket", sock_path)
-    assert (code, out, err) == (0, "state: betting\nround: 12\nthread: fake-loop\n", "")
+    assert (code, out, err) == (0, "state       betting\nround       12\nthread      fake-loop\n", "")
     code, out, _ = run(capsys, "status", "--socket", sock_path, "--json")
     assert json.loads(out) == {"id": 1, "ok": True, "state": "betting", "round": 12, "thread": "fake-loop"}
 
@@ -52,8 +53,19 @@ def test_send_passes_typed_commands_to_the_loop(capsys, server, sock_path, loop,
 
 
 def test_a_refused_command_exits_1_with_the_daemons_reason(capsys, server, sock_path):
-    code, out, err = run(capsys, "send", "void", "--reason", "refuse", "--socket", sock_path)
+    code, out, err = run(capsys, "send", "void", "kind=misread", "--reason", "refuse", "--socket", sock_path)
     assert (code, out, err) == (1, "", "tablectl send: the supervisor key is off (void needs it)\n")
+
+
+def test_a_refused_void_without_a_kind_says_how_to_name_one(capsys, server, sock_path):
+    code, out, err = run(capsys, "send", "void", "--reason", "refuse", "--socket", sock_path)
+    assert (code, out) == (1, "")
+    assert err == f"tablectl send: the supervisor key is off (void needs it)\ntablectl send: {VOID_HINT}\n"
+    assert "kind=order_altered" in VOID_HINT and "misread" in VOID_HINT
+
+
+def test_send_status_is_status(capsys, server, sock_path):
+    assert run(capsys, "send", "status", "--socket", sock_path) == run(capsys, "status", "--socket", sock_path)
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -97,7 +109,8 @@ def test_watch_prints_events_as_they_come(server, sock_path, loop):
     assert watch.returncode == 0 and err == "" and len(lines) == 3
     assert lines[0].split("  ")[1:] == ["card", "round=12", "card=As", "hand=player"]
     assert lines[1].endswith('winner=banker  bets={"banker":{"result":"win","pays":"1:1"}}')
-    assert lines[2].split("  ")[1:] == ["void", "round=13", "clause=fortune6 §5.1"]
+    assert lines[2].split("  ")[1:] == [
+        "void", "round=13", "clause=fortune6 §5.1 (a foreign card found: the round is void, earlier results stand)"]
 
 
 def test_watch_json_and_the_end_of_the_stream(capsys, sock_path, loop):
@@ -131,3 +144,12 @@ def _until_subscribers(server, count):
             return
         pause.wait(0.001)
     raise AssertionError("the watcher never subscribed")
+
+
+def test_event_text_says_what_a_clause_says_beside_it():
+    from games.clauses import CLAUSES
+
+    text = event_text({"event": "void", "round": 4, "clause": "local ruling L1 (fortune7 §5.1)", "by": "table"}, now=0)
+    assert "clause=local ruling L1 (fortune7 §5.1)" in text  # a citation the table lacks: shown as it is
+    text = event_text({"event": "void", "round": 4, "clause": "local ruling L1 (fortune6 §5.1)", "by": "table"}, now=0)
+    assert f"clause=local ruling L1 (fortune6 §5.1) ({CLAUSES['fortune6 §5.1'].says})  by=table" in text

@@ -11,6 +11,7 @@ from journal_history import write_history
 
 from cli import main
 from controller.journal import Journal
+from games.clauses import CLAUSES
 
 
 @pytest.fixture
@@ -37,6 +38,8 @@ def test_recall_shows_cards_results_and_voids_oldest_first(capsys, history):
     assert "  bets     banker win 1:1 · player lose · tie lose" in blocks[0]
     assert "  irregularity  extra_card (fortune6 §5.1, void): a card after the round was complete" in blocks[1]
     assert "  VOID     fortune6 §5.1: extra card" in blocks[1] and blocks[1].splitlines()[0].endswith("VOID")
+    # what the clause says, beside it, once
+    assert blocks[1].count(f"           fortune6 §5.1: {CLAUSES['fortune6 §5.1'].says}\n") == 1
     assert blocks[2].splitlines()[0].endswith("decided, not yet settled")
     assert blocks[3].splitlines()[0].endswith("in progress") and "Qs (player)  Jd (banker)" in blocks[3]
 
@@ -64,7 +67,7 @@ def test_recall_of_an_empty_journal_says_so(capsys, journal_path):
     (["recall", "--last", "0", "--journal", "x"], 2, "tablectl recall: --last 0: must be at least 1"),
     (["recall", "--journal", "a", "--config", "b"], 2, "tablectl recall: argument --config: not allowed with argument --journal"),
     (["recall", "--config", "/nonexistent.toml"], 1, "tablectl recall: /nonexistent.toml: no such file"),
-    (["journal"], 2, "tablectl journal: the following arguments are required: {verify,export,recovery}"),
+    (["journal"], 2, "tablectl journal: the following arguments are required: {verify,check,export,recovery}"),
     (["journal", "verify", "--journal", "/nonexistent/j.sqlite"], 1, "tablectl journal: no journal at /nonexistent/j.sqlite"),
 ])
 def test_bad_input_is_named(capsys, argv, code, message):

@@ -1,11 +1,11 @@
 """verify(): the chain checked record by record on a real file; records tampered with through
 SQLite itself (as anyone with the file could) are reported as the first broken record."""
-import sqlite3
 
 import pytest
 from journal_history import write_history
+from tampering import rehash, tamper
 
-from controller.journal import GENESIS, JournalError, canonical_json, record_hash, verify
+from controller.journal import GENESIS, JournalError, canonical_json, verify
 
 
 @pytest.fixture
@@ -13,25 +13,6 @@ def history(journal, journal_path):
     write_history(journal)
     journal.close()
     return journal_path
-
-
-def tamper(path, sql, *args):
-    conn = sqlite3.connect(path)
-    conn.execute(sql, args)
-    conn.commit()
-    conn.close()
-
-
-def rehash(path, seq):
-    """What a careful forger does after an edit: recompute that record's own hash."""
-    conn = sqlite3.connect(path)
-    at, mono, kind, rnd, payload, prev = conn.execute(
-        "SELECT at, mono_ns, kind, round, payload, prev_hash FROM records WHERE seq = ?", (seq,)).fetchone()
-    conn.execute("UPDATE records SET hash = ? WHERE seq = ?", (record_hash(prev, seq, at, mono, kind, rnd, payload), seq))
-    conn.commit()
-    conn.close()
-
-
 def test_an_intact_journal_verifies(history):
     report = verify(history)
     assert (report.ok, report.records, report.head_seq, report.broken_seq) == (True, 26, 26, None)

@@ -59,9 +59,12 @@ def still_running(pids: list[int]) -> list[str]:
 
 
 def assert_all_stopped(stderr: str) -> None:
+    """No process of the demo's left, and in its directory (kept: the journal, config and logs
+    stay) no socket or pty link."""
     pids, directory = started_by(stderr)
     assert not still_running(pids), f"left running: {still_running(pids)}"
-    assert not directory.exists(), f"the rig's directory {directory} was left behind"
+    left = [entry.name for entry in directory.iterdir() if entry.is_socket() or entry.is_symlink()] if directory.exists() else []
+    assert not left, f"left in {directory}: {left}"
 
 
 def kill_leftovers(pids: list[int]) -> None:

@@ -3,6 +3,7 @@ started; without --rounds and without a terminal it says so and plays a few roun
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -41,11 +42,11 @@ def test_without_a_terminal_the_demo_plays_a_few_rounds_headless():
     assert all(line["game"] == "fortune6" and (line["winner"] or line["void"]) for line in lines)
 
 
-def test_options_and_their_defaults():
+def test_options_and_their_defaults(demo_state_home):
     options = options_from(["--rounds", "5", "--seed", "9"])
-    assert (options.game, options.rounds, options.seed, options.decks, options.pace, options.faults, options.keep) == \
-        ("fortune6", 5, 9, None, 1.0, 0.0, False)
-    options = options_from(["--game", "paigow", "--pace", "0.5", "--faults", "0.25", "--keep", "--decks", "1"])
-    assert (options.game, options.rounds, options.decks, options.pace, options.faults, options.keep) == \
-        ("paigow", None, 1, 0.5, 0.25, True)
+    assert (options.game, options.rounds, options.seed, options.decks, options.pace, options.faults, options.directory) == \
+        ("fortune6", 5, 9, None, 1.0, 0.0, Path(demo_state_home) / "tablectl" / "demo")
+    options = options_from(["--game", "paigow", "--pace", "0.5", "--faults", "0.25", "--dir", "/tmp/d", "--decks", "1"])
+    assert (options.game, options.rounds, options.decks, options.pace, options.faults, options.directory) == \
+        ("paigow", None, 1, 0.5, 0.25, Path("/tmp/d"))
     assert 0 <= options.seed < 2 ** 31  # no --seed: a random one (the live view shows it)

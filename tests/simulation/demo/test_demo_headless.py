@@ -2,13 +2,11 @@
 round agreeing with the rules engine (cards replayed through games.replay with the same spots
 and decisions give the same winner and bets), the lamps showing the result, Fu Bacc decided by
 the optimal strategy, the same seed dealing the same cards, and nothing left running."""
-import shutil
-
 import pytest
 from cross_check import check_result_round, optimal_actions
 from demo_process import assert_all_stopped, run_demo, started_by
 
-from controller.journal import verify
+from controller.journal import last_rounds, verify
 from games.registry import GAME_KEYS
 
 SEED = 21
@@ -59,19 +57,20 @@ def test_fortune7_names_the_player_dealer_and_lights_the_seat(runs):
     assert any(name.startswith("player_dealer_") for name in runs["fortune7"].lines[0]["lamps"])
 
 
-def test_the_same_seed_deals_the_same_cards_and_keep_leaves_the_journal(runs):
-    again = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED), "--keep")
+def test_the_same_seed_deals_the_same_cards_and_the_journal_stays_in_dir(runs, tmp_path):
+    again = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED), "--dir", str(tmp_path / "demo"))
     assert again.code == 0, again.stderr
     assert [line["cards"] for line in again.lines] == [line["cards"] for line in runs["fortune6"].lines]
     _, directory = started_by(again.stderr)
-    try:
-        assert f"kept {directory}" in again.stderr
-        report = verify(directory / "journal.sqlite")  # the daemon journaled the demo's rounds, chained
-        assert report.ok, report
-    finally:
-        shutil.rmtree(directory)
-    other = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED + 1))
+    journal = tmp_path / "demo" / "journal.sqlite"
+    assert directory == tmp_path / "demo" and f"tablectl recall --journal {journal}" in again.stderr
+    report = verify(journal)  # the daemon journaled the demo's rounds, chained
+    assert report.ok, report
+    assert [view.round for view in last_rounds(journal, 10)] == [1, 2, 3]
+    other = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED + 1), "--dir", str(tmp_path / "demo"))
     assert [line["cards"] for line in other.lines] != [line["cards"] for line in again.lines]
+    # the next demo replaced the last one's journal: its own three rounds, not six
+    assert [view.round for view in last_rounds(journal, 10)] == [1, 2, 3]
 
 
 def test_a_demo_runs_through_the_cut_card_into_the_next_shoe():

@@ -1,11 +1,17 @@
-"""The live view as a user sees it: `tablectl demo` on a real pseudo-terminal, stopped with
-Ctrl-C (SIGINT to the demo's PID) after a few rounds: exit 0, the screen showed the table, and
-every process the demo started is gone (also when Ctrl-C is pressed again during cleanup)."""
+"""The live view as a user sees it: `tablectl demo` on a real pseudo-terminal of 80x24, stopped
+with Ctrl-C (SIGINT to the demo's PID, or to its whole process group as a terminal sends it)
+after a few rounds: exit 0, every screen fitted the terminal with the header on top, in colour
+unless NO_COLOR is set, and every process the demo started is gone (also when Ctrl-C is
+pressed again during cleanup)."""
+import fcntl
 import os
 import pty
+import re
 import select
 import signal
+import struct
 import subprocess
+import termios
 import time
 
 import pytest
@@ -14,15 +20,20 @@ from demo_process import DEMO, ROOT, assert_all_stopped, kill_leftovers, started
 WAIT = 60.0  # a guard against a hang, not a measurement
 SCREEN = "\x1b[H\x1b[J"
 FOOTER = "Ctrl-C stops the demo"
+SGR = re.compile(r"\x1b\[[0-9;]*m")  # colour codes
+COLUMNS, ROWS = 80, 24
 
 
 class LiveDemo:
-    """The demo with stdout on a pty (it is a terminal there), stderr in a pipe."""
+    """The demo with stdout on an 80x24 pty (it is a terminal there), stderr in a pipe, in its
+    own process group (so a test can press Ctrl-C on the group as a terminal does)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict | None = None) -> None:
         master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         self.master, self.output = master, b""
-        self.proc = subprocess.Popen([*DEMO, *args], cwd=ROOT, stdin=slave, stdout=slave, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen([*DEMO, *args], cwd=ROOT, stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+                                     env={**os.environ, **(env or {})}, start_new_session=True)
         os.close(slave)
 
     def read_screen_with(self, text: str) -> str:
@@ -54,8 +65,14 @@ class LiveDemo:
             pass
         return code, self.proc.stderr.read().decode()
 
+    def screens(self) -> list[str]:
+        """Every whole screen drawn so far, as it was written (colour codes included)."""
+        text = self.output.decode(errors="replace").replace("\r\n", "\n")  # the pty's newline
+        return [screen for screen in text.split(SCREEN)[1:] if FOOTER in screen]
+
     def last_screen(self) -> str:
-        return self.output.decode(errors="replace").rsplit(SCREEN, 1)[-1]
+        """The last screen as a person reads it (without colour codes)."""
+        return SGR.sub("", self.output.decode(errors="replace").replace("\r\n", "\n").rsplit(SCREEN, 1)[-1])
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -68,8 +85,8 @@ class LiveDemo:
 def live():
     demos = []
 
-    def start(*args: str) -> LiveDemo:
-        demos.append(LiveDemo(*args))
+    def start(*args: str, env: dict | None = None) -> LiveDemo:
+        demos.append(LiveDemo(*args, env=env))
         return demos[-1]
 
     yield start
@@ -80,23 +97,44 @@ def live():
             kill_leftovers(started_by(stderr)[0])
 
 
+def assert_fits(screen: str) -> None:
+    lines = SGR.sub("", screen).split("\n")
+    assert len(lines) <= ROWS and lines[0].startswith("tablectl demo · "), screen
+    assert all(len(line) < COLUMNS for line in lines), [line for line in lines if len(line) >= COLUMNS]
+
+
 def test_the_live_view_shows_the_table_and_ctrl_c_stops_everything(live):
     demo = live("--game", "fortune7", "--seed", "3", "--pace", "0.01")
     last = demo.read_screen_with("2 played")
-    demo.proc.send_signal(signal.SIGINT)
+    os.killpg(demo.proc.pid, signal.SIGINT)  # Ctrl-C at the terminal: the whole foreground group
     code, stderr = demo.finish()
     assert code == 0, stderr
     assert "stopped after" in stderr
     assert_all_stopped(stderr)
     screen = demo.output.decode(errors="replace")
-    assert "tablectl demo · Fortune 7 Baccarat (fortune7) · 8 decks · seed 3" in last
+    assert last.startswith("tablectl demo · fortune7 · 8 decks · seed 3 · Fortune 7 Baccarat\n")
     assert "player " in last and "banker " in last
-    assert "lamps result:" in last and "lamps status:" in last and "lamps spots:" in last
-    assert "player_dealer_" in last  # the seat holding the position is lit
+    assert "lit  result:" in last and "     status:" in last and "spots: bank " in last  # the seat holding the position
     history = next(line for line in last.splitlines() if line.startswith("history"))
     assert len(history.split()) >= 3 and set(history.split()[1:]) <= {"P", "B", "T", "V"}
     assert "seat" in screen and "takes the player-dealer position" in screen
     assert demo.output.endswith(b"\x1b[?25h")  # the cursor is shown again
+    for drawn in demo.screens():
+        assert_fits(drawn)
+    assert "\x1b[31mbanker\x1b[0m" in screen and "\x1b[34mplayer\x1b[0m" in screen  # banker red, player blue
+
+
+@pytest.mark.parametrize("game", ["fubacc", "paigow"])
+def test_spot_games_fit_80x24_and_no_color_means_none(live, game):
+    demo = live("--game", game, "--seed", "5", "--pace", "0.01", "--faults", "0.3", env={"NO_COLOR": "1"})
+    demo.read_screen_with("3 played")
+    demo.proc.send_signal(signal.SIGINT)
+    code, stderr = demo.finish()
+    assert code == 0, stderr
+    assert_all_stopped(stderr)
+    assert demo.screens() and not SGR.search(demo.output.decode(errors="replace"))
+    for drawn in demo.screens():
+        assert_fits(drawn)
 
 
 def test_a_second_ctrl_c_during_cleanup_still_stops_everything(live):

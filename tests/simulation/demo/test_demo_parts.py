@@ -1,16 +1,23 @@
 """The demo's pure parts, without a rig: the optimal Fu Bacc decider against the strategy
 table, the seeded choices, the initial deal sizes that place faults, the JSON line pieces and
 the live view's rendering of captured state."""
+import io
+import re
+
 import pytest
 
+from games.clauses import CLAUSES
 from games.fubacc.strategy import optimal_strategy
 from games.registry import get_game
 from simulation.demo.choices import FAULT_KINDS, Choices
+from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.faults import initial_deal_size
 from simulation.demo.optimal_fubacc import OptimalFuBacc, optimal_action
+from simulation.demo.place import demo_directory
 from simulation.demo.report import lamps_lit, shoe_order
-from simulation.demo.view import ViewState, event_line, history_token, lamp_groups, render
+from simulation.demo.view import ViewState, event_line, fit, history_token, lamp_groups, render
 
+SGR = re.compile(r"\x1b\[[0-9;]*m")
 CARD_OF_POINT = {0: "Kd", 1: "Ad", **{p: f"{p}d" for p in range(2, 10)}}
 
 
@@ -98,20 +105,38 @@ def _fortune6_view() -> ViewState:
     return view
 
 
+def assert_fits(text: str, width: int = 80, height: int = 24) -> list[str]:
+    lines = text.split("\n")
+    assert len(lines) <= height and lines[0].startswith("tablectl demo · "), text
+    assert all(len(line) <= width for line in lines), [line for line in lines if len(line) > width]
+    return lines
+
+
 def test_render_shows_hands_totals_lamps_by_group_history_and_clauses():
-    text = render(_fortune6_view())
-    lines = text.splitlines()
-    assert lines[0] == "tablectl demo · Fortune Six Baccarat Tournament (fortune6) · 8 decks · seed 7 · faults 0.2"
-    assert lines[1] == "shoe 2 (301 cards left) · round 12 · drawing · 3 played"
+    view = _fortune6_view()
+    view.note("round 12: extra_card (fortune6 §5.2): hold: Kd after the round was complete", "fortune6 §5.2")
+    lines = assert_fits(render(view))
+    assert lines[0] == "tablectl demo · fortune6 · 8 decks · seed 7 · faults 0.2 · Fortune Six Baccarat…"
+    assert lines[1] == "shoe 2: 301 cards left · round 12 drawing · 3 played"
     assert any(line.split() == ["player", "9h", "8d", "Kc", "7"] for line in lines)
     assert any(line.split() == ["banker", "As", "4c", "5"] for line in lines)
-    assert "lamps result:  bet_banker  bet_tie(slow)" in lines
-    assert "lamps status:  no_more_bets  supervisor(fast)" in lines
-    assert "lamps spots:   -" in lines
+    assert "lit  result: banker tie(slow)" in lines
+    assert "     status: no_more_bets supervisor(fast)" in lines
     assert "round 11: banker wins · player 5 · banker 9" in lines
     assert "  banker win 1:1, player lose" in lines
     assert "history  P V B" in lines
-    assert "round 10: VOID (fortune6 §5.1) by the table: JK is not a card of the standard52 deck" in lines
+    assert "round 10: VOID (fortune6 §5.1) by the table: JK is not a card of the standard52" in lines
+    noted = lines.index("round 12: extra_card (fortune6 §5.2): hold: Kd after the round was complete")
+    said = " ".join(line.strip() for line in lines[noted + 1:])
+    assert said.startswith(f"= {CLAUSES['fortune6 §5.2'].says}")  # what the clause says, beside it (wrapped)
+
+
+def test_a_push_reads_push_once():
+    view = ViewState("fortune6", 8, 7)
+    view.round_ended({"round": 1, "game": "fortune6", "void": False, "winner": "tie", "clause": None,
+                      "hands": {"player": {"cards": [], "total": 7}, "banker": {"cards": [], "total": 7}},
+                      "bets": {"player": {"result": "push", "pays": "push"}, "tie": {"result": "win", "pays": "8:1"}}})
+    assert "  player push, tie win 8:1" in render(view).split("\n")
 
 
 def test_render_of_a_spot_game_and_of_a_void():
@@ -124,13 +149,92 @@ def test_render_of_a_spot_game_and_of_a_void():
                                 "5": {"decision": "house", "high": {"total": "Flush"}, "low": {"total": "A-K"},
                                       "bets": {"standard": {"result": "lose", "pays": None}}}}})
     text = render(view)
-    assert "lamps spots:   spot2(fast)" in text and "lamps result:  spot2_standard" in text
+    assert "     status: result  spots: 2(fast)" in text and "lit  result: 2:standard" in text
     assert "  spot 2 [house]: Straight / Pair of 4s · standard win 1:1 less 5%" in text
+    assert "  spot 5 [house]: Flush / A-K · all lose" in text
     assert "history  1/2" in text and "(no cards yet)" in text
     view.round_ended({"round": 2, "game": "paigow", "void": True, "winner": None, "bets": {},
                       "clause": "paigow §5.1", "detail": "A-fire is not a card of the joker53 deck"})
-    assert "round 2: VOID (paigow §5.1): A-fire is not a card of the joker53 deck" in render(view)
+    text = render(view)
+    assert "round 2: VOID (paigow §5.1): A-fire is not a card of the joker53 deck" in text
+    assert f"  {CLAUSES['paigow §5.1'].says}" in text
     assert history_token(view.last) == "V"
+
+
+def _seven_spots_view() -> ViewState:
+    view = ViewState("fubacc", 1, 5, fault_rate=0.5)
+    view.status = {"state": "awaiting_decisions", "shoe": {"number": 1, "remaining": 28}, "round": {"number": 9},
+                   "hands": {**{f"spot{n}": ["Kd", "4d", "8c"] for n in range(1, 8)}, "dealer": ["7h", "Qs", "2c"]}}
+    view.lamps = {"no_more_bets": "on", **{f"spot{n}": "on" for n in range(1, 8)}, "spot3": "fast"}
+    spots = {str(n): {"decision": "play,hit", "hand": {"total": n}, "bets": {
+        "ante": {"result": "win" if n % 2 else "lose", "pays": "1:1" if n % 2 else None},
+        "play": {"result": "win" if n % 2 else "lose", "pays": "1:1" if n % 2 else None},
+        "lucky_monkey": {"result": "lose", "pays": None}, "tie": {"result": "lose", "pays": None}}} for n in range(7, 0, -1)}
+    view.round_ended({"round": 8, "game": "fubacc", "void": False, "winner": None, "bets": {},
+                      "hands": {"dealer": {"cards": [], "total": 4}}, "spots": spots})
+    for n in range(8):
+        view.note(f"round 8: misread (local ruling L5): hold: card {n} (spot{n % 7 + 1}) left the shoe unread, "
+                  "and a long explanation follows so that the line must wrap", "local ruling L5")
+    return view
+
+
+def test_seven_spots_fit_80x24_in_two_columns_and_pages():
+    view = _seven_spots_view()
+    first = assert_fits(render(view))
+    assert first[3].startswith("  spot1   Kd 4d 8c") and "spot5   Kd 4d 8c" in first[3]  # two columns
+    assert any("dealer  7h Qs 2c" in line for line in first)
+    assert "round 8: dealer 4 · spots 1-4 of 7" in first
+    assert "  spot 7 [play,hit]: 7 · ante win 1:1, play win 1:1" in first
+    assert "  spot 6 [play,hit]: 6 · all lose" in first
+    view.page += 1
+    second = assert_fits(render(view))
+    assert "round 8: dealer 4 · spots 5-7 of 7" in second and "  spot 1 [play,hit]: 1 · ante win 1:1, play win 1:1" in second
+    assert first[-1] == second[-1] == "Ctrl-C stops the demo and every process it started"
+
+
+@pytest.mark.parametrize("game", ["fortune6", "fubacc"])
+@pytest.mark.parametrize("width, height", [(79, 24), (60, 20), (120, 40)])
+def test_every_line_fits_and_words_are_whole(game, width, height):
+    view = _seven_spots_view() if game == "fubacc" else _fortune6_view()
+    said = " ".join(text + " " + summary for text, summary in view.log).split()
+    for line in assert_fits(render(view, width, height), width, height):
+        if line.startswith("round 8: misread") or line.startswith("  = "):  # the log: every word one that was said
+            assert all(word in said for word in line.replace("…", "").split() if word != "="), line
+
+
+def test_fit_cuts_at_a_word_boundary():
+    assert fit("round 8: misread: card 3 left the shoe unread", 80) == "round 8: misread: card 3 left the shoe unread"
+    assert fit("round 8: misread: card 3 left the shoe unread", 30) == "round 8: misread: card 3 left…"
+    assert fit("round 8: misread: card 3 left the shoe unread", 28) == "round 8: misread: card 3…"
+    assert len(fit("x" * 100, 10)) == 10
+
+
+def test_the_burn_shows_how_many_cards_are_left_to_burn():
+    view = ViewState("fortune6", 8, 7)
+    view.status = {"state": "idle", "shoe": {"number": 1, "state": "burning", "burn_card": "9c", "burn_remaining": 8}}
+    assert render(view).split("\n")[1] == "shoe 1 BURNING: 8 more to burn (first card 9c) · 0 played"
+    view.status["shoe"].update(burn_card=None, burn_remaining=None)
+    assert render(view).split("\n")[1] == "shoe 1 burning: turn the first card · 0 played"
+
+
+def test_colour_where_it_helps_and_only_where_wanted(monkeypatch):
+    text = "round 3: banker wins · player 5 · banker 9\n  player push, tie win 8:1\nround 4: VOID (x)\nhistory  P B T V 2/3"
+    painted = paint(text)
+    assert SGR.sub("", painted) == text  # the same characters
+    assert "\x1b[31mbanker\x1b[0m" in painted and "\x1b[34mplayer\x1b[0m" in painted and "\x1b[32mtie\x1b[0m" in painted
+    assert "\x1b[1;7;31mVOID\x1b[0m" in painted
+    assert "history  \x1b[34mP\x1b[0m \x1b[31mB\x1b[0m \x1b[32mT\x1b[0m \x1b[1;7;31mV\x1b[0m 2/3" in painted
+    assert paint("player_pair lose") == "player_pair lose"  # a bet key is not a side
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert colour_wanted(Tty()) and not colour_wanted(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour_wanted(Tty())
 
 
 def test_event_lines_name_the_clause():
@@ -148,3 +252,20 @@ def test_event_lines_name_the_clause():
 def test_lamp_groups():
     groups = lamp_groups({"player_dealer_3": "on", "spot4": "on", "spot4_ante": "slow", "key": "on", "bet_tie": "off"})
     assert groups == {"result": ["spot4_ante(slow)"], "status": ["key"], "spots": ["player_dealer_3", "spot4"]}
+
+
+def test_the_demo_directory_is_cleared_of_the_last_demo_locked_and_else_temporary(tmp_path):
+    wanted = tmp_path / "demo"
+    wanted.mkdir()
+    for name in ("journal.sqlite", "journal.sqlite-wal", "tablectl.toml", "daemon.err", "sim-shoe.out", "notes.txt"):
+        (wanted / name).write_text("the last demo's")
+    with demo_directory(wanted) as (directory, why_not):
+        assert (directory, why_not) == (wanted, "")
+        assert [entry.name for entry in wanted.iterdir()] == ["notes.txt"]  # not the demo's: left alone
+        with demo_directory(wanted) as (second, why_not):  # a second demo meanwhile
+            assert second is None and why_not == f"another demo is running in {wanted}"
+    with demo_directory(wanted) as (directory, _):  # the first one ended: free again
+        assert directory == wanted
+    deep = tmp_path / ("d" * 100)
+    with demo_directory(deep) as (directory, why_not):
+        assert directory is None and why_not == f"{deep} is too long a path for the demo's sockets"

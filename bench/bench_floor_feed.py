@@ -1,0 +1,162 @@
+"""The floor's throughput and latency: `tablectl feed` -> Mosquitto -> `tablectl pit`, real
+processes on loopback (plain MQTT; `--tls` for TLS with client certificates).
+
+    python3 bench/bench_floor_feed.py one [--records 100000]   # one feed, a 100k-record journal
+    python3 bench/bench_floor_feed.py many [--feeds 20 --records 10000]   # 20 feeds into one pit, pit memory
+    python3 bench/bench_floor_feed.py pace [--records 600 --every-ms 20]  # journal commit -> pit database
+
+Journals are made from the records of a rig-played shoe (real payloads), appended again and
+again with Journal.append_many (a valid chain). `pace` writes one record every --every-ms
+in this process with a ControlServer publishing an event after each, as the daemon does,
+so the feed is woken by the event stream; latency = the pit's received_at - the record's at
+(both UTC wall clock on this machine; received_at is taken just before the pit's commit).
+"""
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from controller.control import ControlServer  # noqa: E402
+from controller.journal import Journal  # noqa: E402
+from simulation.floor import FeedProcess, PitProcess, copy_journal, feed_section  # noqa: E402
+from simulation.mosquitto import Mosquitto  # noqa: E402
+from simulation.rig import Rig  # noqa: E402
+from simulation.rig.config_file import toml_text  # noqa: E402
+
+
+def shoe_entries(directory: Path) -> list[tuple[str, dict, int | None, bool]]:
+    with Rig("fortune6", seed=3, directory=directory / "rig", keep=True) as rig:
+        for _ in range(10):
+            rig.play_round()
+        return [(r.kind, dict(r.payload), r.round, False) for r in rig.records()]
+
+
+def make_journal(path: Path, entries, count: int) -> Path:
+    with Journal(path) as journal:
+        written = 0
+        while written < count:
+            batch = entries[: min(len(entries), count - written)]
+            journal.append_many(batch)
+            written += len(batch)
+    return path
+
+
+def pit_count(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return conn.execute("SELECT count(*) FROM records").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def table_config(directory: Path, journal: Path, url: str, table: str, pki) -> Path:
+    config = {"game": "fortune6", "journal": {"path": str(journal)}, "control": {"socket": str(directory / "control.sock")},
+              "feed": feed_section(url, table, directory / "cursor.json", pki=pki)}
+    path = directory / "tablectl.toml"
+    path.write_text(toml_text(config))
+    return path
+
+
+def run_feeds(work: Path, journals: list[Path], tls: bool) -> None:
+    total = sum(1 for _ in journals) and None
+    with Mosquitto(work / "broker", tls=tls) as broker:
+        db = work / "pit.sqlite"
+        pit = PitProcess(work, broker.url, db, pki=broker.pki)
+        time.sleep(1.0)  # the pit subscribed before the first feed publishes
+        configs = []
+        for n, journal in enumerate(journals, 1):
+            directory = journal.parent
+            configs.append(table_config(directory, journal, broker.url, f"t{n:02d}", broker.pki))
+        expected = 0
+        for journal in journals:
+            with sqlite3.connect(journal) as conn:
+                expected += conn.execute("SELECT count(*) FROM records").fetchone()[0]
+        started = time.monotonic()
+        feeds = [FeedProcess(work, config, name=f"feed-{n}") for n, config in enumerate(configs, 1)]
+        while pit_count(db) < expected:
+            time.sleep(0.05)
+            if time.monotonic() - started > 1800:
+                raise SystemExit("gave up after 30 min")
+        elapsed = time.monotonic() - started
+        rss = peak_rss_mib(pit.child.pid)
+        feed_rss = max(peak_rss_mib(f.child.pid) for f in feeds)
+        for feed in feeds:
+            feed.child.stop()
+        pit.child.stop()
+        total = expected
+    print(f"feeds={len(journals)} records={total} tls={tls} elapsed={elapsed:.2f}s "
+          f"throughput={total / elapsed:,.0f} records/s (feed start -> all in the pit's database)")
+    print(f"pit peak RSS {rss:.1f} MiB; largest feed peak RSS {feed_rss:.1f} MiB")
+
+
+def pace(work: Path, records: int, every_ms: float, tls: bool) -> None:
+    with Mosquitto(work / "broker", tls=tls) as broker:
+        db = work / "pit.sqlite"
+        table = work / "t01"
+        table.mkdir()
+        journal_path = table / "journal.sqlite"
+        config = table_config(table, journal_path, broker.url, "t01", broker.pki)
+        pit = PitProcess(work, broker.url, db, pki=broker.pki)
+        with Journal(journal_path) as journal, ControlServer(str(table / "control.sock"), lambda r: r.fail("bench")) as server:
+            journal.append("daemon_started", {"bench": True})
+            feed = FeedProcess(work, config)
+            time.sleep(2.0)
+            for n in range(records):
+                record = journal.append("card", {"n": n, "card": "As", "hand": "player", "status": "dealt"})
+                server.publish({"event": "card", "seq": record.seq})
+                time.sleep(every_ms / 1000)
+            deadline = time.monotonic() + 60
+            while pit_count(db) < records + 1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        with sqlite3.connect(db) as conn:
+            rows = conn.execute("SELECT at, received_at FROM records WHERE kind = 'card'").fetchall()
+        feed.child.stop()
+        pit.child.stop()
+    ms = sorted((_t(received) - _t(at)) * 1000 for at, received in rows)
+    q = statistics.quantiles(ms, n=100)
+    print(f"records={len(ms)} every {every_ms:g} ms tls={tls}: journal commit -> pit database "
+          f"p50 {q[49]:.1f} ms, p99 {q[98]:.1f} ms, max {ms[-1]:.1f} ms")
+
+
+def _t(text: str) -> float:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("case", choices=("one", "many", "pace"))
+    parser.add_argument("--records", type=int)
+    parser.add_argument("--feeds", type=int, default=20)
+    parser.add_argument("--every-ms", type=float, default=20.0)
+    parser.add_argument("--tls", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
+        work = Path(tmp)
+        if args.case == "pace":
+            pace(work, args.records or 600, args.every_ms, args.tls)
+            return
+        entries = shoe_entries(work)
+        count = args.records or (100_000 if args.case == "one" else 10_000)
+        feeds = 1 if args.case == "one" else args.feeds
+        source = make_journal(work / "source.sqlite", entries, count)
+        journals = [copy_journal(source, work / f"t{n:02d}" / "journal.sqlite") for n in range(1, feeds + 1)]
+        run_feeds(work, journals, args.tls)
+
+
+if __name__ == "__main__":
+    main()

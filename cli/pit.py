@@ -1,0 +1,176 @@
+"""`tablectl pit`: the floor's view of every table, from the floor's MQTT broker.
+
+    tablectl pit [--broker URL] [--ca F --cert F --key F] [--db PATH] [--json]
+    tablectl pit recall --table T [--last N] [--db PATH] [--json]
+    tablectl pit export --table T [--db PATH]        # as `tablectl journal export` at the table
+    tablectl pit alarms [--table T] [--open] [--db PATH] [--json]
+
+The first subscribes to PREFIX/+/+/record and status, keeps every record in its database
+(idempotent by table and seq, each table's chain checked), and shows the floor live in the
+terminal; `--json` prints one JSON object a line per change instead (logs go to stderr).
+The others answer from the database alone. T is SITE/TABLE, or TABLE when only one site has it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+from cli.common import Parser, UsageError, print_json
+from cli.paths import run_reporting
+from cli.recall import round_text
+from controller.journal import DEFAULT_RECALL, fold_rounds
+from controller.logs import configure_logging
+from services.broker import BrokerError, BrokerSettings, client_id
+from services.pit import Pit, PitStore
+from services.pit.view import change_text, render
+
+ACTIONS = ("recall", "export", "alarms")
+REDRAW_S = 0.25
+
+
+def _live_parser() -> Parser:
+    parser = Parser(prog="tablectl pit", description="The floor live: every table's records from the broker, checked.",
+                    epilog="Also: tablectl pit recall|export|alarms --help")
+    parser.add_argument("--broker", default="mqtts://localhost:8883", metavar="URL", help="mqtts://host:port (default: %(default)s)")
+    parser.add_argument("--ca", default="", metavar="FILE", help="CA the broker's certificate chains to (default: the system's)")
+    parser.add_argument("--cert", default="", metavar="FILE", help="the pit's client certificate (PEM)")
+    parser.add_argument("--key", default="", metavar="FILE", help="its private key (PEM)")
+    parser.add_argument("--username", default="", help="a login at the broker")
+    parser.add_argument("--password-file", default="", metavar="FILE", help="a file holding its password")
+    parser.add_argument("--insecure", action="store_true", help="allow mqtt:// (clear text): a lab only")
+    parser.add_argument("--prefix", default="tablectl", help="the feeds' topic prefix (default: %(default)s)")
+    parser.add_argument("--client-id", default="", help="the pit's MQTT client id; its session and queue at the broker "
+                        "(default: tablectl-pit-HOSTNAME)")
+    _db_option(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object a line per change, not the live view")
+    parser.add_argument("--log", metavar="FILE", help="the live view's log (default: the database's path + .log)")
+    return parser
+
+
+def _db_option(parser: Parser) -> None:
+    parser.add_argument("--db", default="pit.sqlite", metavar="PATH", help="the pit's database (default: %(default)s)")
+
+
+def _answer_parser(action: str) -> Parser:
+    parser = Parser(prog=f"tablectl pit {action}")
+    parser.add_argument("--table", required=action != "alarms", metavar="T", help="SITE/TABLE, or TABLE if only one site has it")
+    if action == "recall":
+        parser.add_argument("--last", type=int, default=DEFAULT_RECALL, metavar="N", help=f"how many rounds (default {DEFAULT_RECALL})")
+    if action == "alarms":
+        parser.add_argument("--open", action="store_true", help="only alarms not cleared")
+    if action != "export":
+        parser.add_argument("--json", action="store_true", help="JSON instead of text")
+    _db_option(parser)
+    return parser
+
+
+def _store(path: str) -> PitStore:
+    if not os.path.isfile(path):
+        raise UsageError(f"--db {path}: no pit database there (tablectl pit --db {path} makes one)")
+    return PitStore(path)
+
+
+def _table(store: PitStore, wanted: str) -> str:
+    tables = store.tables()
+    if wanted in tables:
+        return wanted
+    matches = [t for t in tables if t.split("/", 1)[1] == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise UsageError(f"--table {wanted}: several sites have it ({', '.join(matches)}): give SITE/TABLE")
+    raise UsageError(f"--table {wanted}: not in {store.path} (tables: {', '.join(tables) or 'none yet'})")
+
+
+def _recall(store: PitStore, table: str, last: int, as_json: bool) -> int:
+    if last < 1:
+        raise UsageError(f"--last {last}: must be at least 1")
+    opened = store.conn.execute("SELECT round, seq FROM records WHERE table_id = ? AND kind = 'round_opened' "
+                                "ORDER BY seq DESC LIMIT ?", (table, last)).fetchall()
+    numbers = {number for number, _ in opened}
+    since = min((seq for _, seq in opened), default=1) - 1
+    views = fold_rounds(r for r in store.records(table, since) if r.round in numbers)
+    rounds = [views[n] for n in sorted(views)]
+    if as_json:
+        print(json.dumps([v.to_json() for v in rounds], ensure_ascii=False, separators=(",", ":")))
+    elif not rounds:
+        print(f"no rounds from {table} yet")
+    else:
+        print("\n".join(round_text(view) for view in rounds))
+    return 0
+
+
+def _answer(action: str, argv: list[str]) -> int:
+    args = _answer_parser(action).parse_args(argv)
+    store = _store(args.db)
+    table = _table(store, args.table) if args.table else None
+    if action == "recall":
+        return _recall(store, table, args.last, args.json)
+    if action == "export":
+        for record in store.records(table):
+            sys.stdout.write(json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
+        return 0
+    alarms = store.alarms(table, open_only=args.open)
+    for alarm in alarms:
+        if args.json:
+            print_json(alarm.to_json())
+        else:
+            state = f"cleared {alarm.cleared_at}" if alarm.cleared_at else "OPEN"
+            print(f"{alarm.raised_at}  {alarm.table}  {alarm.kind}  {alarm.detail}  [{state}]")
+    return 0
+
+
+def _live(argv: list[str]) -> int:
+    args = _live_parser().parse_args(argv)
+    settings = BrokerSettings(url=args.broker, client_id=args.client_id or client_id("tablectl-pit", ""), ca=args.ca,
+                              cert=args.cert, key=args.key, username=args.username, password_file=args.password_file,
+                              insecure=args.insecure)
+    live = not args.json and sys.stdout.isatty()
+    log_stream = open(args.log or f"{args.db}.log", "a", encoding="utf-8") if live else sys.stderr
+    configure_logging("json", "info", stream=log_stream)
+    if args.json:
+        emit = print_json
+    elif live:
+        emit = None
+    else:
+        def emit(line: dict) -> None:
+            print(time.strftime("%H:%M:%S"), change_text(line), flush=True)
+    pit = Pit(settings, args.prefix, args.db, emit=(lambda line: (emit(line), sys.stdout.flush())) if emit else None)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    pit.run(stop, on_idle=_redrawing(pit, args) if live else None)
+    return 0
+
+
+def _redrawing(pit: Pit, args):
+    state = {"at": 0.0, "shown": ""}
+
+    def redraw() -> None:
+        now = time.monotonic()
+        if now - state["at"] < REDRAW_S:
+            return
+        link = "connected" if pit.link.connected.is_set() else "NOT CONNECTED"
+        title = f"tablectl pit  {args.broker} ({link})  {args.prefix}/#  db {args.db}  {time.strftime('%H:%M:%S')}"
+        text = render(pit.views.values(), pit.alarms(), title)
+        if text != state["shown"]:
+            sys.stdout.write("\x1b[H\x1b[2J" + text + "\n")
+            sys.stdout.flush()
+            state["shown"] = text
+        state["at"] = now
+
+    return redraw
+
+
+def _main(argv: list[str]) -> int:
+    if argv and argv[0] in ACTIONS:
+        return _answer(argv[0], argv[1:])
+    return _live(argv)
+
+
+def main(argv) -> int:
+    return run_reporting("pit", _main, argv, (BrokerError, OSError))

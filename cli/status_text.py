@@ -1,0 +1,114 @@
+"""`tablectl status` for people: the daemon's snapshot as a few labelled lines (the whole
+reply, machine-readable, is `--json`). Keys it does not know are shown last as they come,
+so nothing the daemon adds is hidden."""
+from __future__ import annotations
+
+import json
+
+from games.clauses import summary
+
+# the snapshot's keys each line below covers (the rest are shown as "key: value")
+SHOWN = {"id", "ok", "message", "game", "decks", "state", "shoe", "round", "hands", "lamps", "spots",
+         "selected_spot", "pending_decision", "held", "link_up", "supervisor_key", "door_open", "attention",
+         "player_dealer", "daemon"}
+LABEL = 12  # width of the label column
+
+
+def _line(label: str, text: str) -> str:
+    return f"{label:<{LABEL}}{text}"
+
+
+def _compact(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _shoe(shoe: dict) -> str:
+    parts = [str(shoe.get("state", "?")).replace("_", " ")]
+    if shoe.get("size"):
+        parts.append(f"{shoe.get('remaining')} of {shoe['size']} cards left")
+    if shoe.get("burn_remaining"):
+        turned = f" (first card {shoe['burn_card']})" if shoe.get("burn_card") else ""
+        parts.append(f"{shoe['burn_remaining']} more to burn{turned}")
+    elif shoe.get("burned"):
+        parts.append(f"{shoe['burned']} burned")
+    if shoe.get("cut_card_seen"):
+        parts.append("cut card out")
+    if shoe.get("last_round"):
+        parts.append("last round")
+    return " · ".join(parts)
+
+
+def _round(snapshot: dict) -> str:
+    rnd = snapshot["round"]
+    parts = [f"{rnd.get('number')} {snapshot.get('state', '')}".rstrip()]
+    if rnd.get("spots") and snapshot.get("spots") is not None:
+        parts.append("spots " + ",".join(map(str, rnd["spots"])))
+    if rnd.get("decisions"):
+        parts.append("decided " + ", ".join(f"spot {spot} {choice}" for spot, choice in rnd["decisions"]))
+    return " · ".join(parts)
+
+
+def _hands(hands: dict) -> str:
+    return " · ".join(f"{name} {' '.join(c if c is not None else '??' for c in cards)}" for name, cards in hands.items()) or "-"
+
+
+def _devices(daemon: dict, snapshot: dict) -> str:
+    devices = daemon.get("devices") or {}
+    parts = [f"{name} {info.get('link')}" + (f" ({info['reason']})" if info.get("reason") else "")
+             for name, info in devices.items()]
+    parts.append(f"key {'on' if snapshot.get('supervisor_key') else 'off'}")
+    if snapshot.get("door_open"):
+        parts.append("shoe door OPEN")
+    return " · ".join(parts)
+
+
+def _held(held: dict) -> str:
+    clause = held.get("clause", "")
+    text = f"{held.get('kind')} ({clause}): needs {held.get('need')}: {held.get('detail', '')}"
+    return text + (f"\n{'':<{LABEL}}{clause}: {summary(clause)}" if summary(clause) else "")
+
+
+# the shape each structured key has in the daemon's snapshot; a key of another shape is shown as it is
+SHAPES = {"shoe": dict, "round": dict, "hands": dict, "lamps": dict, "pending_decision": dict, "held": dict,
+          "player_dealer": dict, "daemon": dict, "attention": list}
+
+
+def status_lines(reply: dict) -> list[str]:
+    """The readable form of a `status` reply."""
+    odd = {key for key, shape in SHAPES.items() if reply.get(key) is not None and not isinstance(reply[key], shape)}
+    shown, original = SHOWN - odd, reply
+    reply = {key: value for key, value in reply.items() if key not in odd}
+    daemon = reply.get("daemon") or {}
+    lines = [daemon["status"]] if daemon.get("status") else []
+    if reply.get("game"):
+        lines.append(_line("game", f"{reply['game']} · {reply.get('decks')} deck{'s' if reply.get('decks') != 1 else ''}"))
+    if reply.get("round"):
+        lines.append(_line("round", _round(reply)))
+    elif reply.get("state"):
+        lines.append(_line("state", str(reply["state"])))
+    if reply.get("hands"):
+        lines.append(_line("hands", _hands(reply["hands"])))
+    if reply.get("pending_decision"):
+        pending = reply["pending_decision"]
+        lines.append(_line("waiting for", f"spot {pending.get('spot')}: {', '.join(pending.get('options', []))}"))
+    if reply.get("held"):
+        lines.append(_line("HELD", _held(reply["held"])))
+    if reply.get("shoe"):
+        lines.append(_line(f"shoe {reply['shoe'].get('number') or '-'}", _shoe(reply["shoe"])))
+    if reply.get("player_dealer"):
+        bank = reply["player_dealer"]
+        lines.append(_line("banker seat", f"{bank.get('seat')} ({bank.get('hands_left')} hands left)"))
+    if reply.get("lamps") is not None:
+        lit = [name if pattern == "on" else f"{name}({pattern})" for name, pattern in reply["lamps"].items() if pattern != "off"]
+        lines.append(_line("lamps lit", " ".join(lit) or "none"))
+    for note in reply.get("attention") or []:
+        lines.append(_line("attention", note.get("detail") or _compact(note) if isinstance(note, dict) else str(note)))
+    if daemon.get("devices") or "supervisor_key" in reply:
+        lines.append(_line("devices", _devices(daemon, reply)))
+    if daemon.get("journal"):
+        journal = daemon["journal"]
+        lines.append(_line("journal", f"{journal.get('path')} ({journal.get('records')} records)"))
+    if daemon.get("pid"):
+        lines.append(_line("daemon", f"pid {daemon['pid']}, {'ready' if daemon.get('ready') else 'starting'}"))
+    lines += [_line(key, _compact(value)) for key, value in original.items() if key not in shown]
+    return lines

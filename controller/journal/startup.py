@@ -1,0 +1,145 @@
+"""The start-up check: before the daemon opens its journal for writing, is it the journal it
+left, intact? Fast: it checks the records since the last anchor, that the anchored record is
+still there with its hash, that the chain is the anchored one (record 1's hash), and that no
+seq is missing anywhere (a count); a full `verify` walks every record.
+
+    check = check_journal(path)       # before Journal(path); read-only
+    if not check.ok:
+        ...                            # do not deal: check.broken_seq, check.problem, check.reason
+    journal = Journal(path); journal.anchor()
+
+Problems (`check.problem`) and what they mean:
+
+    missing        no journal, but its anchor is there (deleted or moved)
+    empty          a 0-byte journal (emptied or truncated); never taken for a new chain
+    anchor         the anchor file cannot be read
+    unreadable     not a journal, or it cannot be opened
+    replaced       record 1 is not the anchored chain's (another journal was put in its place)
+    truncated      the journal ends before the anchored record (a tail cut off, an older copy)
+    rewritten      the anchored record's hash changed (the chain was recomputed up to it)
+    deleted        records are missing (the count of records does not match the last seq)
+    broken_chain   a record since the anchor was edited, reordered, deleted or corrupted
+    damaged        the file cannot be read past some point (SQLite: malformed)
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.journal.anchor import Anchor, anchor_path, read_anchor
+from controller.journal.readonly import open_for_scan
+from controller.journal.records import COLUMNS, GENESIS, JournalError, Record, column_problem
+from controller.journal.scan import scan
+from controller.journal.verify import verify_chain
+
+
+@dataclass(frozen=True)
+class StartupCheck:
+    ok: bool
+    journal: str
+    anchor: Anchor | None  # the anchor found beside the journal
+    head_seq: int  # the last record known good (0: none, or the check cannot tell)
+    head_hash: str
+    checked: int  # records whose chain was checked (those after the anchor)
+    broken_seq: int | None = None  # the first broken record, where one can be named
+    problem: str | None = None  # a word from the list above
+    reason: str | None = None  # what is wrong, for people
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "journal": self.journal, "anchor": None if self.anchor is None else self.anchor.to_json(),
+                "head_seq": self.head_seq, "head_hash": self.head_hash, "checked": self.checked,
+                "broken_seq": self.broken_seq, "problem": self.problem, "reason": self.reason}
+
+    def __str__(self) -> str:
+        since = "no anchor: every record" if self.anchor is None else f"anchored at record {self.anchor.seq}"
+        if self.ok:
+            return f"ok: {since}; {self.checked} records checked; head {self.head_seq} {self.head_hash}"
+        at = "" if self.broken_seq is None else f" at record {self.broken_seq}"
+        return f"BROKEN{at} ({self.problem}): {self.reason} ({since}; last good record {self.head_seq})"
+
+
+def check_journal(path: str | os.PathLike) -> StartupCheck:
+    """Read-only; never raises for a damaged journal: the answer says what is wrong."""
+    path = Path(path)
+    name = str(path)
+    try:
+        anchor = read_anchor(path)
+    except JournalError as error:
+        return StartupCheck(False, name, None, 0, GENESIS, 0, None, "anchor", str(error))
+    if not path.exists():
+        if anchor is None:
+            return StartupCheck(True, name, None, 0, GENESIS, 0)  # the first start: a new journal
+        return _broken(name, anchor, "missing", f"there is no journal, but its anchor ({anchor_path(path)}) names "
+                                                f"record {anchor.seq}: it was deleted or moved", 0, GENESIS)
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        return _broken(name, anchor, "unreadable", f"cannot read the journal: {error.strerror}", 0, GENESIS)
+    if size == 0:
+        return _broken(name, anchor, "empty", "the journal is 0 bytes (emptied or truncated)", 0, GENESIS)
+    try:
+        conn, damage, file_bytes = open_for_scan(path)
+    except JournalError as error:
+        return _broken(name, anchor, "unreadable", str(error), 0, GENESIS)
+    try:
+        return _check(conn, name, anchor, damage, file_bytes)
+    except sqlite3.DatabaseError as error:  # beyond what scan reads around: an index, the count
+        return _broken(name, anchor, "damaged", f"the file is damaged ({error})", 0, GENESIS)
+    finally:
+        conn.close()
+
+
+def _broken(name: str, anchor: Anchor | None, problem: str, reason: str, head_seq: int, head_hash: str,
+            broken_seq: int | None = None, checked: int = 0) -> StartupCheck:
+    return StartupCheck(False, name, anchor, head_seq, head_hash, checked, broken_seq, problem, reason)
+
+
+def _record(conn: sqlite3.Connection, seq: int) -> Record | None:
+    row = conn.execute(f"SELECT {COLUMNS} FROM records WHERE seq = ?", (seq,)).fetchone()
+    return None if row is None or column_problem(row) is not None else Record(*row)
+
+
+def _check(conn: sqlite3.Connection, name: str, anchor: Anchor | None, damage: str | None,
+           file_bytes: int | None) -> StartupCheck:
+    since, since_hash = 0, GENESIS
+    if anchor is not None and anchor.seq > 0:
+        found = _anchored(conn, name, anchor)
+        if found is not None:
+            return found
+        since, since_hash = anchor.seq, anchor.hash
+    report = verify_chain(scan(conn, since, damage, file_bytes), since, since_hash)
+    if not report.ok:
+        return _broken(name, anchor, "damaged" if report.file_damage else "broken_chain", report.reason or "",
+                       report.head_seq, report.head_hash, report.broken_seq, report.records)
+    count, lowest = conn.execute("SELECT COUNT(*), MIN(seq) FROM records").fetchone()
+    if count != report.head_seq or (count and lowest != 1):
+        return _broken(name, anchor, "deleted", f"{report.head_seq - count} records are missing (the journal holds "
+                       f"{count} records numbered up to {report.head_seq})",
+                       report.head_seq, report.head_hash, None, report.records)
+    return StartupCheck(True, name, anchor, report.head_seq, report.head_hash, report.records)
+
+
+def _anchored(conn: sqlite3.Connection, name: str, anchor: Anchor) -> StartupCheck | None:
+    """A StartupCheck if the anchored record or the chain's first record is not as anchored."""
+    first, record = _record(conn, 1), _record(conn, anchor.seq)
+    if first is not None and first.hash != anchor.first_hash:
+        return _broken(name, anchor, "replaced", "record 1 is not the anchored chain's first record: another "
+                       "journal was put in its place", 0, GENESIS, 1)
+    if record is None:
+        last = conn.execute("SELECT MAX(seq) FROM records").fetchone()[0] or 0
+        last_hash = GENESIS if last == 0 else conn.execute("SELECT hash FROM records WHERE seq = ?", (last,)).fetchone()[0]
+        if last < anchor.seq:
+            return _broken(name, anchor, "truncated", f"the journal ends at record {last}, but its anchor names record "
+                           f"{anchor.seq}: records were cut off its end (or an older copy was put back)",
+                           last, last_hash, last + 1)
+        return _broken(name, anchor, "deleted", f"the anchored record {anchor.seq} is missing or unreadable",
+                       0, GENESIS, anchor.seq)
+    if record.hash != anchor.hash:
+        return _broken(name, anchor, "rewritten", f"the anchored record {anchor.seq} has another hash than the anchor "
+                       "says: the chain was rewritten up to it", 0, GENESIS, anchor.seq)
+    if record.hash != record.expected_hash():
+        return _broken(name, anchor, "broken_chain", f"the anchored record {anchor.seq} was edited: its hash does not "
+                       "match its contents", 0, GENESIS, anchor.seq)
+    return None
