@@ -49,9 +49,9 @@ from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
-from controller.journal import Journal, JournalBusy, JournalError
+from controller.journal import Journal, JournalBusy, JournalError, JournalFull
 from controller.logs import output_state
-from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.table import CancelTimer, Lamps, Pattern, Publish, Reply, StartTimer, Table, button_map
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
@@ -79,6 +79,9 @@ MAX_BATCH = 32  # inputs already waiting that share one commit
 CHECKPOINT_RECORDS = 400
 STATUS_EVERY_S = 0.25  # STATUS= (read by people) from the loop's turns at most this often
 JOURNAL_RETRY_S = 0.05  # a locked journal is tried again this often
+JOURNAL_FULL_RETRY_S = 1.0  # a full disk is tried again this often
+# While the disk is full the table is held: "no more bets" slow blink (held), "error" fast blink.
+HELD_LAMPS = {"no_more_bets": Pattern.SLOW.value, "error": Pattern.FAST.value}
 HEALTH_EVERY_S = 1.0  # the parts' health is checked at least this often (and before every ping)
 
 
@@ -134,7 +137,9 @@ class EventLoop:
         self.health = Health()  # the parts that must be alive for a watchdog ping (the app registers them)
         self.health_problems: list[str] = []
         self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
-        self._blocked: list[_Handled] = []  # handled, not yet committed: the journal is locked
+        self._blocked: list[_Handled] = []  # handled, not yet committed: the journal is locked or the disk full
+        self.journal_full: str | None = None  # why the journal cannot be written now: the disk is full
+        self._lamps_held = False  # HELD_LAMPS are on the board instead of the table's picture
         self._take_queued = False
         self._stopped: str | None = None  # the reason, once a Stop was taken
         self._status_sent: str | None = None
@@ -195,8 +200,10 @@ class EventLoop:
         records in one commit, then every effect in order. A burst of cards costs one commit
         (one fsync when a result is among them)."""
         self._take_queued = False
+        if self._blocked:  # the journal is locked or the disk full: the inbox waits, status is answered
+            self._answer_status_now()
         if self._stopped is not None or self._blocked:
-            return  # stopping, or the journal is locked: the inbox waits
+            return
         batch: list = []
         stop = None
         while self.inbox and len(batch) < MAX_BATCH:
@@ -224,6 +231,15 @@ class EventLoop:
             self._queue_take()
         self.refresh_status(self.clock())
 
+    def _answer_status_now(self) -> None:
+        """`tablectl status` while the journal cannot be written: answered at once from the
+        table's state in memory (a status changes nothing and is never journaled) instead of
+        waiting behind the inputs that wait for the journal; everything else keeps its place."""
+        waiting = [item for item in self.inbox if isinstance(item, Request) and item.cmd == "status"]
+        for request in waiting:
+            self.inbox.remove(request)
+            request.respond({**self.table.snapshot(), "daemon": self.daemon_info(), "message": "status"})
+
     def fire_timers(self, now: float) -> None:
         """Every timer due at `now` becomes a Timer input (its own `timer_expired` record first)."""
         for name in self.timers.pop_due(now):
@@ -242,11 +258,15 @@ class EventLoop:
         (controller/daemon/health.py); the parts are checked at least every HEALTH_EVERY_S so
         that STATUS= and `tablectl status` say what died even without a watchdog."""
         healthy = self._check_health()
-        if healthy and not self._blocked:  # a daemon that cannot write its journal cannot act: no ping
+        # A journal another process keeps locked: no ping (the daemon cannot act; a restart frees
+        # it). A full disk: the daemon holds the table as it must, and a restart would not free
+        # space: it pings on.
+        locked = bool(self._blocked) and self.journal_full is None
+        if healthy and not locked:
             self.notifier.ping_if_due(now)
         wait = self.notifier.seconds_until_due(now)
         wait = HEALTH_EVERY_S if wait is None else min(wait, HEALTH_EVERY_S)
-        self._ping_timer.at(now + (wait if healthy and not self._blocked else max(wait, JOURNAL_RETRY_S)))
+        self._ping_timer.at(now + (wait if healthy and not locked else max(wait, JOURNAL_RETRY_S)))
 
     def _check_health(self) -> bool:
         problems = self.health.problems()
@@ -367,13 +387,26 @@ class EventLoop:
         they wait in _blocked (after any already there), retried from a timer."""
         if self._write(handled):
             return True
-        if not self._blocked:
+        first = not self._blocked
+        self._blocked.extend(handled)
+        if first:
+            self._waiting_for_journal()
+        return False
+
+    def _waiting_for_journal(self) -> None:
+        """Say why nothing is acted on (log, STATUS=, lamps) and retry from a timer."""
+        if self.journal_full is not None:
+            log.error("journal_full", error=self.journal_full, holding="nothing is dealt until space is freed",
+                      waiting=len(self._blocked))
+            self.status_note = "the disk is full: the table is held until space is freed"
+            if self.lamps is not None:  # the picture on the board, with the round shown held
+                self.lamps.show({**self.lamps.shown, **HELD_LAMPS})
+                self._lamps_held = True
+        else:
             log.warning("journal_busy", path=str(self.journal.path))
             self.status_note = "journal locked by another process: waiting to write"
-            self.refresh_status()
-            self._retry_timer.after(JOURNAL_RETRY_S)
-        self._blocked.extend(handled)
-        return False
+        self.refresh_status()
+        self._retry_timer.after(JOURNAL_RETRY_S if self.journal_full is None else JOURNAL_FULL_RETRY_S)
 
     def _write(self, handled: list) -> bool:
         entries = [entry for h in handled for entry in h.entries]
@@ -381,9 +414,12 @@ class EventLoop:
         try:
             if entries:
                 self.journal.append_many(entries)
-        except JournalBusy as error:
+        except (JournalBusy, JournalFull) as error:
             if self.stop_requested is not None:  # told to stop: these inputs are dropped, not acted on
-                raise DaemonFatal(f"stopping while the journal is locked: {error}") from None
+                why = "the disk is full" if isinstance(error, JournalFull) else "the journal is locked"
+                raise DaemonFatal(f"stopping while {why}, {len(handled)} inputs not journaled are dropped: "
+                                  f"{error}") from None
+            self.journal_full = str(error) if isinstance(error, JournalFull) else None
             return False
         except JournalError as error:
             raise DaemonFatal(str(error)) from None
@@ -393,13 +429,22 @@ class EventLoop:
         return True
 
     def _on_journal_retry(self, now: float) -> None:
+        was_full = self.journal_full
         if not self._write(self._blocked):
-            self._retry_timer.after(JOURNAL_RETRY_S)
+            if (was_full is None) != (self.journal_full is None):  # locked became full, or full became locked
+                self._waiting_for_journal()
+            else:
+                self._retry_timer.after(JOURNAL_RETRY_S if self.journal_full is None else JOURNAL_FULL_RETRY_S)
             return
         blocked, self._blocked = self._blocked, []
-        log.info("journal_writable")
+        log.info("journal_writable", was="the disk was full" if was_full else "locked by another process",
+                 inputs=len(blocked))
         self.status_note = ""
+        self.journal_full = None
         self._act(blocked)
+        if self._lamps_held and self.lamps is not None:  # the table's own picture again, whole
+            self._lamps_held = False
+            self.lamps.show(self.table.snapshot()["lamps"])
         self._on_ping(now)
         self.refresh_status()
         if self.inbox:
@@ -502,7 +547,8 @@ class EventLoop:
         status = status_line(self.table, self.links, self.ready, self._note())
         return {"ready": self.ready, "pid": os.getpid(), "status": status,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
-                "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
+                "journal": {"path": str(self.journal.path), "records": self.journal.head_seq,
+                            "waiting": len(self._blocked), "queued": len(self.inbox), "full": self.journal_full},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
                 "control": self.control_info(), "log": output_state(), "alive": not self.health_problems, "problems": self.health_problems,
                 "loop_us": self.timing.to_json(),

@@ -58,7 +58,7 @@ Observing:
     send(cmd, **fields) -> reply       status() -> the table's snapshot + "daemon" (links, ready, timers)
     events: EventStream                mark(), find(name, after=, **fields), wait_for(name, after=, **fields), since(mark)
     lamps() -> {name: pattern}         wait_lamps(expected=None) (default: the daemon's picture)
-    notify: NotifyListener             .messages, .receive(timeout), .wait_for(predicate, timeout)
+    notify: NotifyListener             .messages, .receive(timeout), .wait_for(predicate, timeout), .wait_for_or_none(...)
     records(since=0) -> [Record]       recall(last=10) -> [RoundView]     verify() -> VerifyReport
     wait_until(condition, timeout, what)
 

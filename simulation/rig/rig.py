@@ -58,7 +58,7 @@ class Rig(DealerMixin):
         self._client: ControlClient | None = None
         self._shoe_used = False
         self.config_path = self.dir / "tablectl.toml"
-        self.journal_path = self.dir / "journal.sqlite"
+        self.journal_path = Path(self.overrides.get("journal", {}).get("path", self.dir / "journal.sqlite"))
         self.socket_path = str(self.dir / "control.sock")
 
     # ------------------------------------------------------------ start and stop
