@@ -31,10 +31,11 @@ import structlog
 from controller.config import ConfigError, load_config
 from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
+from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
-from controller.journal import Journal, JournalError, restart_records
+from controller.journal import Journal, JournalError, check_journal, restart_records
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
@@ -99,12 +100,15 @@ class TableDaemon:
         self.server: ControlServer | None = None
         self.drivers: dict = {}
         self.loop: EventLoop | None = None
+        self.broken: BrokenJournal | None = None  # while the journal, broken at start, waits for a new chain
 
     def run(self) -> int:
-        code, reason = 0, "stopped"
+        code, reason, stopped = 0, "stopped", None
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
-            self.start()
+            stopped = self.start()
+            if stopped is not None:  # a signal while the journal was broken: nothing was dealt
+                return 0
             # What start-up built (modules, the table, the drivers) lives as long as the daemon:
             # set apart from the collector, so a collection in the loop does not walk it again.
             gc.freeze()
@@ -119,27 +123,45 @@ class TableDaemon:
             log.critical("crashed", error=f"{type(error).__name__}: {error}", exc_info=True)
             code, reason = 1, f"crashed: {type(error).__name__}: {error}"
         else:
-            if self.loop.stop_requested is None:  # the loop ended though no signal asked it to
+            if self.loop is not None and self.loop.stop_requested is None:  # the loop ended unasked
                 log.critical("crashed", error="the loop stopped without being asked to")
                 code, reason = 1, f"crashed: the loop stopped without being asked to ({reason})"
         finally:
-            self.shutdown(reason)
+            self.shutdown(stopped if stopped is not None else reason)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code
 
     def _on_signal(self, signum, frame) -> None:
-        if self.loop is not None:
+        if self.broken is not None:
+            self.broken.request_stop(signal.Signals(signum).name)
+        elif self.loop is not None:
             self.loop.request_stop(signal.Signals(signum).name)
         else:  # still opening the journal: stop before the loop starts
             raise DaemonFatal(f"{signal.Signals(signum).name} during start-up")
 
     # ------------------------------------------------------------ start-up
-    def start(self) -> None:
+    def start(self) -> str | None:
+        """Everything the loop needs; returns the signal's name instead when one stopped a
+        daemon whose journal failed its start-up check (nothing is dealt then)."""
         config = self.config
         log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
-        self.notifier.status(f"starting: opening the journal {config.journal.path}")
-        self.journal = Journal(config.journal.path, sync=config.journal.sync)
+        self.notifier.status(f"starting: checking the journal {config.journal.path}")
+        check = check_journal(config.journal.path)
+        if check.ok:
+            self.journal = Journal(config.journal.path, sync=config.journal.sync)
+            log.info("journal_checked", records=check.head_seq, checked=check.checked,
+                     anchor=None if check.anchor is None else check.anchor.seq)
+        else:
+            self.broken = BrokenJournal(self, check)
+            try:
+                outcome = self.broken.run()
+            finally:
+                self.broken = None
+            if isinstance(outcome, str):
+                return outcome
+            self.journal = outcome.journal
+        self.anchor()
         self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
         self.loop = loop = EventLoop(table, self.journal, None, self.notifier, reactor=self.reactor)
@@ -166,6 +188,16 @@ class TableDaemon:
             loop.health.watch(kind, driver.problem)
         check_descriptor_limit(config.control.max_clients)
         loop.refresh_status()
+        return None
+
+    def anchor(self) -> None:
+        """Anchor the journal's head (controller/journal/anchor.py): at start, once the journal
+        passed its check, and at the end; the loop anchors at every checkpoint. A failure (a
+        full disk) leaves the previous anchor, which the next start checks from."""
+        try:
+            self.journal.anchor()
+        except JournalError as error:
+            log.warning("anchor_failed", error=str(error))
 
     def _recover(self, loop: EventLoop, table: Table) -> None:
         """Take up from the journal; the restore's records go with `daemon_started`."""
@@ -193,6 +225,7 @@ class TableDaemon:
                 self.journal.append("daemon_stopped", {"reason": reason, "lamps": lamps}, durable=True)
             except JournalError as error:
                 log.error("journal_failed", error=str(error), record="daemon_stopped")
+            self.anchor()
         for driver in self.drivers.values():
             _step(f"close the {driver.name}", driver.close)
         if self.journal is not None:

@@ -310,6 +310,10 @@ class EventLoop:
 
     def request(self, request) -> None:
         """A validated control-socket request (controller.control.Request)."""
+        if request.cmd == "new_chain":  # the recovery of a journal that failed its start-up check
+            request.fail("new_chain: the journal passed its start-up check: there is nothing to recover "
+                         "(a new chain is started only on a journal that failed it)")
+            return
         command = i.Command(request.cmd, dict(request.args), source="socket")
         by = request.peer.by()
         record = None if request.cmd == "status" else (
@@ -496,12 +500,14 @@ class EventLoop:
     def _checkpoint(self) -> None:
         """Copy the WAL into the database at a quiet moment, once enough has been written
         since the last copy: each checkpoint fsyncs the database file, so one per round
-        would cost a round an fsync that guarantees nothing (the WAL is the journal)."""
+        would cost a round an fsync that guarantees nothing (the WAL is the journal). Then
+        anchor the head (controller/journal/anchor.py)."""
         if self._checkpointed_seq is not None and self.journal.head_seq - self._checkpointed_seq < CHECKPOINT_RECORDS:
             return
         self._checkpointed_seq = self.journal.head_seq
         try:
             self.journal.checkpoint()
+            self.journal.anchor()  # the head, outside the database: what the next start checks from
         except JournalError as error:
             log.warning("checkpoint_failed", error=str(error))
 
