@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 
+import pytest
 from fake_usb import FakeUsbBackend, FakeUsbDevice, PtyPipe
 
 import drivers.device as device_module
@@ -63,36 +64,35 @@ class FailingPtyPipe(PtyPipe):
         return super().read(size, timeout_s)
 
 
-def test_a_reader_thread_that_dies_is_the_drivers_problem(sim, sink, monkeypatch):
+@pytest.fixture
+def usb_shoe(sim, sink):
+    """A shoe driver over USB whose pipe a test can break; (driver, pipe), its session up."""
+    pipe = FailingPtyPipe(sim("shoe", "--cards", "9h 8d As Kc").link)
+    backend = FakeUsbBackend(FakeUsbDevice(0x1209, 0x0001, "SHOE-USB", pipe=pipe))
+    shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, reactor=sink.reactor, usb_backend=backend)
+    try:
+        sink.wait_for(ShoeStatusChanged)
+        yield shoe, pipe
+    finally:
+        pipe.release.set()
+        shoe.close()
+
+
+def test_a_reader_thread_that_dies_is_the_drivers_problem(usb_shoe, sink, monkeypatch):
     monkeypatch.setattr(threading, "excepthook", lambda args: None)  # its traceback is expected here
-    process = sim("shoe", "--cards", "9h 8d As Kc")
-    pipe = FailingPtyPipe(process.link)
-    backend = FakeUsbBackend(FakeUsbDevice(0x1209, 0x0001, "SHOE-USB", pipe=pipe))
-    shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, reactor=sink.reactor, usb_backend=backend)
-    try:
-        sink.wait_for(ShoeStatusChanged)
-        assert shoe.problem() is None
-        pipe.fail = RuntimeError("a bug in the USB stack")
-        assert sink.reactor.run_until(lambda: shoe.problem() is not None, 15.0)
-        assert shoe.problem() == "its USB reader thread died: RuntimeError: a bug in the USB stack"
-    finally:
-        shoe.close()
+    shoe, pipe = usb_shoe
+    assert shoe.problem() is None
+    pipe.fail = RuntimeError("a bug in the USB stack")
+    assert sink.reactor.run_until(lambda: shoe.problem() is not None, 15.0)
+    assert shoe.problem() == "its USB reader thread died: RuntimeError: a bug in the USB stack"
 
 
-def test_a_reader_thread_stuck_in_one_read_is_the_drivers_problem(sim, sink, monkeypatch):
+def test_a_reader_thread_stuck_in_one_read_is_the_drivers_problem(usb_shoe, sink, monkeypatch):
     monkeypatch.setattr(device_module, "READER_STALL_S", 0.3)
-    process = sim("shoe", "--cards", "9h 8d As Kc")
-    pipe = FailingPtyPipe(process.link)
-    backend = FakeUsbBackend(FakeUsbDevice(0x1209, 0x0001, "SHOE-USB", pipe=pipe))
-    shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, reactor=sink.reactor, usb_backend=backend)
-    try:
-        sink.wait_for(ShoeStatusChanged)
-        pipe.hang.set()
-        assert sink.reactor.run_until(lambda: shoe.problem() is not None, 15.0)
-        assert re.fullmatch(r"its USB reader thread has been stuck in one read for \d+ s", shoe.problem())
-        pipe.hang.clear()
-        pipe.release.set()
-        assert sink.reactor.run_until(lambda: shoe.problem() is None, 15.0)  # it reads again
-    finally:
-        pipe.release.set()
-        shoe.close()
+    shoe, pipe = usb_shoe
+    pipe.hang.set()
+    assert sink.reactor.run_until(lambda: shoe.problem() is not None, 15.0)
+    assert re.fullmatch(r"its USB reader thread has been stuck in one read for \d+ s", shoe.problem())
+    pipe.hang.clear()
+    pipe.release.set()
+    assert sink.reactor.run_until(lambda: shoe.problem() is None, 15.0)  # it reads again

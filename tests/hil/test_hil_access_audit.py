@@ -13,11 +13,11 @@ import os
 import pwd
 import subprocess
 import sys
-import traceback
 
 import pytest
 
 from controller.control import ControlClient, ControlError
+from simulation.rig.other_users import call_as
 from simulation.rig.processes import ROOT, child_env
 
 pytestmark = [pytest.mark.hil, pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as other users")]
@@ -29,36 +29,14 @@ WAIT = 20.0
 def as_user(uid: int, gid: int, groups: list[int], path: str, *requests: dict) -> tuple[int, list]:
     """Send `requests` over one connection as uid/gid/groups: (the child's pid, the replies,
     or ["refused: <why>"] when it cannot connect or is refused)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 0
+    def send() -> list:
         try:
-            os.close(read)
-            os.setgroups(groups)
-            os.setgid(gid)
-            os.setuid(uid)
-            try:
-                with ControlClient(path, timeout=WAIT) as client:
-                    replies = [client.request(r["cmd"], **{k: v for k, v in r.items() if k != "cmd"})
-                               for r in requests]
-            except ControlError as error:
-                replies = [f"refused: {error}"]
-            os.write(write, json.dumps(replies).encode())
-        except BaseException:  # noqa: BLE001 - reported to the parent through the pipe
-            os.write(write, traceback.format_exc().encode())
-            code = 99
-        finally:
-            os._exit(code)
-    os.close(write)
-    chunks = []
-    while chunk := os.read(read, 65536):
-        chunks.append(chunk)
-    os.close(read)
-    _, status = os.waitpid(pid, 0)
-    text = b"".join(chunks).decode()
-    assert os.waitstatus_to_exitcode(status) == 0, text
-    return pid, json.loads(text)
+            with ControlClient(path, timeout=WAIT) as client:
+                return [client.request(r["cmd"], **{k: v for k, v in r.items() if k != "cmd"}) for r in requests]
+        except ControlError as error:
+            return [f"refused: {error}"]
+
+    return call_as(uid, gid, groups, send)
 
 
 def member(path, *requests):

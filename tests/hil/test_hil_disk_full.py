@@ -9,14 +9,13 @@ space), and it retries from a timer. Once the filler goes, what waited lands in 
 the table deals on; the chain verifies. Stopped while the disk is full, it exits 1 saying so."""
 from __future__ import annotations
 
-import errno
 import os
 import re
 import signal
-import subprocess
-import tempfile
 
 import pytest
+
+from simulation.rig.full_disk import CannotMount, fill, small_tmpfs
 
 pytestmark = pytest.mark.hil
 WAIT = 20.0  # guards against hanging, never a measure of speed
@@ -25,36 +24,11 @@ WATCHDOG_USEC = 400_000
 
 @pytest.fixture
 def small_disk():
-    mount_point = tempfile.mkdtemp(prefix="tablectl-full-")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0755", "tmpfs", mount_point],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        os.rmdir(mount_point)
-        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()}); "
-                    "tests/controller/journal/test_journal_disk_full.py covers the journal's side")
     try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", mount_point], check=True)
-        os.rmdir(mount_point)
-
-
-def fill(directory: str) -> str:
-    path = os.path.join(directory, "filler")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        while True:
-            os.write(fd, b"\0" * 65536)
-    except OSError as error:
-        assert error.errno == errno.ENOSPC
-        try:  # the last few blocks too
-            while True:
-                os.write(fd, b"\0" * 512)
-        except OSError:
-            pass
-    finally:
-        os.close(fd)
-    return path
+        with small_tmpfs("4m") as mount_point:
+            yield mount_point
+    except CannotMount as error:
+        pytest.skip(f"{error}; tests/controller/journal/test_journal_disk_full.py covers the journal's side")
 
 
 UNMAPPED_BUTTON = 60  # in no game's map: each press is journaled (a device and an error record)

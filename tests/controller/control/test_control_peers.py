@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import traceback
 
 import pytest
 
 from controller.control import ControlClient, ControlError, ControlServer
 from controller.control.peers import Commanders
+from simulation.rig.other_users import call_as
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as other users")
 DAEMON = DAEMON_GROUP = 64_010
@@ -22,35 +22,14 @@ WAIT = 30.0
 
 
 def requests_as(path: str, uid: int, gid: int, groups: list[int], *cmds: str) -> tuple[int, list]:
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 0
+    def requests() -> list:
         try:
-            os.close(read)
-            os.setgroups(groups)
-            os.setgid(gid)
-            os.setuid(uid)
-            try:
-                with ControlClient(path, timeout=WAIT) as client:
-                    replies = [client.request(cmd) for cmd in cmds]
-            except ControlError as error:
-                replies = [str(error)]
-            os.write(write, json.dumps(replies).encode())
-        except BaseException:  # noqa: BLE001 - reported to the parent through the pipe
-            os.write(write, traceback.format_exc().encode())
-            code = 99
-        finally:
-            os._exit(code)
-    os.close(write)
-    chunks = []
-    while chunk := os.read(read, 65536):
-        chunks.append(chunk)
-    os.close(read)
-    _, status = os.waitpid(pid, 0)
-    text = b"".join(chunks).decode()
-    assert os.waitstatus_to_exitcode(status) == 0, text
-    return pid, json.loads(text)
+            with ControlClient(path, timeout=WAIT) as client:
+                return [client.request(cmd) for cmd in cmds]
+        except ControlError as error:
+            return [str(error)]
+
+    return call_as(uid, gid, groups, requests)
 
 
 @pytest.fixture
