@@ -32,23 +32,16 @@ class NotThere(Exception):
     """The journal or socket the command would use does not exist; says how to point elsewhere."""
 
 
-def _may_be_there(path: str) -> bool:
-    """False only when `path` is known not to exist: one this user may not look at (a directory
-    open to the daemon's group only) is left to the command, which says why it cannot read it."""
-    try:
-        os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def _existing(path: str, args: argparse.Namespace, what: str, option: str, hint: str) -> str:
     """`path` if it exists; else NotThere saying where the path came from and, when it was not
     given, how to give another (a newcomer's first `tablectl recall` meets the installed default)."""
-    if _may_be_there(path):
+    try:
+        os.stat(path)
         return path
+    except PermissionError:
+        return path  # there, but not for us: the reader says why (its directory's group)
+    except OSError:
+        pass
     if getattr(args, option.lstrip("-")):
         raise NotThere(f"no {what} at {path}" + (f" ({hint})" if hint else ""))
     source = args.config or (DEFAULT_CONFIG_PATH if os.path.exists(DEFAULT_CONFIG_PATH) else None)

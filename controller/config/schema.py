@@ -6,6 +6,7 @@ game (deck count, burn, seats) when the file is loaded. docs/configuration.md li
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
 TOPIC_LEVEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the feed's site and table in MQTT topics
 GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
+SCOREBOARD_LANGS = ("en", "zh-Hant")
 
 
 def key(default, doc: str, check=None, octal_text: bool = False):
@@ -88,6 +90,27 @@ def socket_mode(value) -> str | None:
 def socket_path(value) -> str | None:
     size = len(value.encode())
     return None if 0 < size <= UNIX_PATH_MAX else f"a Unix socket path of 1-{UNIX_PATH_MAX} bytes (this one is {size})"
+
+
+def split_listen(text: str) -> tuple[str, int]:
+    """"127.0.0.1:8080" or "[::1]:8080" -> (IP address, port); ValueError says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError("an IP address and a port 0-65535, e.g. 127.0.0.1:8080")
+    bracketed = host.startswith("[") and host.endswith("]")
+    if ":" in host and not bracketed:
+        raise ValueError("an IPv6 address goes in brackets, e.g. [::1]:8080")
+    host = host[1:-1] if bracketed else host
+    ipaddress.ip_address(host)  # a literal address: the systemd unit allows exactly it
+    return host, int(port)
+
+
+def listen_address(value) -> str | None:
+    try:
+        split_listen(value)
+    except ValueError:
+        return "an IP address and a port, e.g. \"127.0.0.1:8080\" or \"[::1]:8080\""
+    return None
 
 
 @dataclass(frozen=True)
@@ -169,10 +192,17 @@ class FeedConfig:
     state: str = key("/var/lib/tablectl-feed/cursor.json", "the feed's cursor file (its own StateDirectory)")
 
 
+@dataclass(frozen=True)
+class ScoreboardConfig:  # `tablectl scoreboard`, the board beside the table (docs/scoreboard.md)
+    listen: str = key("127.0.0.1:8080", "where the board is served: an IP address and port (127.0.0.1: this PC only)", listen_address)
+    lang: str = key("en", "the board's labels: 'en' or 'zh-Hant' (Traditional Chinese)", one_of(*SCOREBOARD_LANGS))
+    table_name: str = key("", "the table's name shown on the board")
+
+
 SECTIONS = {
     "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
-    "table": TableConfig, "log": LogConfig, "feed": FeedConfig,
+    "table": TableConfig, "log": LogConfig, "feed": FeedConfig, "scoreboard": ScoreboardConfig,
 }
 
 
@@ -189,6 +219,7 @@ class Config:
     table: TableConfig = TableConfig()
     log: LogConfig = LogConfig()
     feed: FeedConfig = FeedConfig()
+    scoreboard: ScoreboardConfig = ScoreboardConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     @classmethod

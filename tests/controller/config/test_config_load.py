@@ -96,7 +96,7 @@ BAD = [
     ('game = "blackjack"', "game: 'blackjack' is not a game tablectl knows (one of fafa4, fortune7, fortune6, fubacc, paigow)"),
     ("game = 6", "game: expected a string (one of fafa4, fortune7, fortune6, fubacc, paigow), got 6 (an integer)"),
     ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, feed, fortune7, game, "
-                         "journal, log, shoe, table, timeouts)"),
+                         "journal, log, scoreboard, shoe, table, timeouts)"),
     ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights)"),
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
     ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "
@@ -124,6 +124,11 @@ BAD = [
     ("[shoe]\nburn_picture_value = 0", "shoe.burn_picture_value: expected an integer from 1 to 13, got 0 (an integer)"),
     ('[shoe]\ndeck_per_round = 1', "shoe.deck_per_round: expected true or false, got 1 (an integer)"),
     ('[log]\nformat = "xml"', "log.format: expected one of 'json', 'console', got 'xml' (a string)"),
+    ('[scoreboard]\nlisten = "localhost:8080"', "scoreboard.listen: expected an IP address and a port, e.g. "),
+    ('[scoreboard]\nlisten = "127.0.0.1:80800"', "scoreboard.listen: expected an IP address and a port, e.g. "),
+    ('[scoreboard]\nlisten = "127.0.0.1"', "scoreboard.listen: expected an IP address and a port, e.g. "),
+    ('[scoreboard]\nlang = "fr"', "scoreboard.lang: expected one of 'en', 'zh-Hant', got 'fr' (a string)"),
+    ("[scoreboard]\ntable_name = 7", "scoreboard.table_name: expected a string, got 7 (an integer)"),
 ]
 
 
