@@ -83,7 +83,11 @@ class Acceptor:
                 _refuse(sock, f"too many clients: the daemon serves at most {self.max_clients} at once "
                               f"(control.max_clients); try again when one has disconnected")
                 continue
-            self._on_client(sock)
+            try:
+                self._on_client(sock)
+            except Exception:  # noqa: BLE001 - one client's trouble (its credentials unreadable) never ends the listener
+                log.exception("client_not_taken")
+                sock.close()
 
     def _out_of_descriptors(self, error: OSError) -> None:
         refused = self._refuse_waiting(f"the daemon has no file descriptor free for another client "
