@@ -64,30 +64,18 @@ class CardDrawn(DeviceEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class DrawGap(DeviceEvent):
-    """Cards left the shoe unheard: counter `got` arrived where `expected` was due."""
-    expected: int
-    got: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class DrawRepeated(DeviceEvent):
-    """A CARD with a draw counter already delivered (resent across a reconnect): dropped."""
+    """A CARD that repeats one already delivered in this boot of the shoe, byte for byte
+    (resent across a reconnect): dropped."""
     draw_counter: int
     code: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class DrawCountUnknown(DeviceEvent):
-    """The shoe's counter went backwards (it lost its count): no gap can be proved or ruled out."""
-    last_heard: int
-    reported: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class ShoeStatusChanged(DeviceEvent):
-    """The shoe's state; `changed` names the fields that differ from the last status
-    (all four on the first status of a session)."""
+    """The shoe's state; `changed` names the fields that differ from the last status heard
+    (all four on the first status ever). The first status of every session comes even when
+    nothing changed: its draw counter proves what the shoe dealt while it was unheard."""
     present: bool
     door_open: bool
     cut_card: bool

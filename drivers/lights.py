@@ -54,7 +54,12 @@ class LightsDriver(DeviceDriver):
         self.set_lamps({lamp_id: pattern})
 
     def set_lamps(self, lamps: dict[int, LampPattern | int]) -> None:
-        """Set several lamps; checks them all first (ValueError names the bad one)."""
+        """Set several lamps; checks them all first (ValueError names the bad one). The
+        controller hands over its whole picture after every input: lamps already wanted as
+        they are change nothing and cost nothing."""
+        lamps = {lamp: p for lamp, p in lamps.items() if self.desired.get(lamp) != p}
+        if not lamps:
+            return
         checked = {m.lamp: m.pattern for m in (LampSet(lamp, p) for lamp, p in lamps.items())}
         self.desired.update(checked)
         self._sync(self.reactor.now())

@@ -6,7 +6,6 @@
     messages.py      one dataclass per message; pack / unpack
     sender.py        the link's sending half (sequence numbers, window, retransmission)
     link.py          Link: the sans-IO link both ends use; link_events.py: what it reports
-    draw_counter.py  DrawCounter: gaps and repeats in the shoe's own card count
     sim/             the simulated shoe, panel and lights (`tablectl sim ...`)
 
 This layer knows bytes and messages, not games: it uses games.cards only for card codes.

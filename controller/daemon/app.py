@@ -35,7 +35,7 @@ from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
-from controller.journal import Journal, JournalError, check_journal, restart_records
+from controller.journal import Journal, JournalError, RecordKind, check_journal, read_tail
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
@@ -201,13 +201,13 @@ class TableDaemon:
 
     def _recover(self, loop: EventLoop, table: Table) -> None:
         """Take up from the journal; the restore's records go with `daemon_started`."""
-        started = ("daemon_started", {"pid": os.getpid(), "game": self.config.game, "decks": table.decks,
-                                      "config": self.config.source, "journal_sync": self.config.journal.sync,
-                                      "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
+        started = (RecordKind.DAEMON_STARTED, {
+            "pid": os.getpid(), "game": self.config.game, "decks": table.decks, "config": self.config.source,
+            "journal_sync": self.config.journal.sync,
+            "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
         effects = []
         if self.journal.head_seq:
-            records = restart_records(self.journal)
-            effects = table.restore(TableRecovery.from_journal((r.kind, r.payload) for r in records))
+            effects = table.restore(TableRecovery.from_tail(read_tail(self.journal)))
         loop.handle_inputs(started, [], extra=effects)
         loop.lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
 
@@ -222,7 +222,7 @@ class TableDaemon:
         lamps = _step("switch the lamps off", self._lamps_off) or "not confirmed: switching them off failed"
         if self.journal is not None and self.loop is not None:
             try:
-                self.journal.append("daemon_stopped", {"reason": reason, "lamps": lamps}, durable=True)
+                self.journal.append(RecordKind.DAEMON_STOPPED, {"reason": reason, "lamps": lamps}, durable=True)
             except JournalError as error:
                 log.error("journal_failed", error=str(error), record="daemon_stopped")
             self.anchor()

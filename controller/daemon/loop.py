@@ -49,7 +49,7 @@ from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
-from controller.journal import Journal, JournalBusy, JournalError, JournalFull
+from controller.journal import Journal, JournalBusy, JournalError, JournalFull, RecordKind
 from controller.logs import output_state
 from controller.table import CancelTimer, Lamps, Pattern, Publish, Reply, StartTimer, Table, button_map
 from controller.table import Journal as JournalEffect
@@ -301,11 +301,11 @@ class EventLoop:
             translation.record["by"] = {"source": "panel", "key": "on" if event.on else "off"}
         extra = []
         if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
-            extra = [JournalEffect("error", {"detail": translation.problem, "device": event.device}),
+            extra = [JournalEffect(RecordKind.ERROR, {"detail": translation.problem, "device": event.device}),
                      Publish({"event": "command", "source": "panel", "button": button, "command": None,
                               "ok": False, "message": translation.problem})]
             log.warning("button_refused", button=button, reason=translation.problem)
-        self.handle_inputs(("device", translation.record), translation.inputs, extra=extra,
+        self.handle_inputs((RecordKind.DEVICE, translation.record), translation.inputs, extra=extra,
                            reply=self._panel_reply(button), before=link_change)
 
     def request(self, request) -> None:
@@ -317,8 +317,8 @@ class EventLoop:
         command = i.Command(request.cmd, dict(request.args), source="socket")
         by = request.peer.by()
         record = None if request.cmd == "status" else (
-            "command", {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id,
-                        "by": by})
+            RecordKind.COMMAND, {"name": request.cmd, "args": dict(request.args), "source": "socket",
+                                 "client": request.client_id, "by": by})
 
         def reply(answer: Reply) -> None:
             fields = dict(answer.fields)
@@ -380,7 +380,7 @@ class EventLoop:
         except Exception as error:  # a bug must not end the table: record it, refuse, go on
             log.exception("handle_failed", **input_json(inp))
             detail = f"{type(error).__name__} while handling {type(inp).__name__}: {error}"
-            effects = [JournalEffect("error", {"detail": detail, **input_json(inp), "state": self.table.state}),
+            effects = [JournalEffect(RecordKind.ERROR, {"detail": detail, **input_json(inp), "state": self.table.state}),
                        Publish({"event": "error", "detail": detail})]
             if isinstance(inp, i.Command):
                 effects.append(Reply(False, f"internal error, the command was not carried out: {detail}"))
@@ -478,7 +478,7 @@ class EventLoop:
                     reply(effect)
             except Exception as error:  # a device or socket problem must not end the loop
                 log.exception("effect_failed", effect=type(effect).__name__)
-                self.commit([("error", {"detail": f"{type(effect).__name__} failed: {type(error).__name__}: {error}"},
+                self.commit([(RecordKind.ERROR, {"detail": f"{type(effect).__name__} failed: {type(error).__name__}: {error}"},
                               None, False)])
 
     def _panel_reply(self, button: int | None):

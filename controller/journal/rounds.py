@@ -1,7 +1,7 @@
 """A round as the journal tells it: fold a round's records into a `RoundView`.
 
 Used by recall (the last N rounds) and by recovery (the round a crash interrupted).
-Record kinds and payloads are listed in docs/journal.md; kinds not known here are counted
+Record kinds are named in controller.journal.kinds and described in docs/journal.md; kinds not known here are counted
 under `other` and otherwise left alone.
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.journal.kinds import RecordKind as R
 from controller.journal.records import Record
 
 
@@ -111,21 +112,21 @@ def _without_round(p: dict[str, Any]) -> dict:
 
 
 _APPLY = {
-    "round_opened": _opened,
-    "bets_closed": lambda view, record, p: setattr(view, "bets_closed", True),
-    "card": lambda view, record, p: view.cards.append(card_seen(record.seq, p)),
-    "decision": lambda view, record, p: view.decisions.append(_without_round(p)),
-    "irregularity": lambda view, record, p: view.irregularities.append(_without_round(p)),
-    "result": lambda view, record, p: setattr(view, "result", _without_round(p)),
-    "void": lambda view, record, p: setattr(view, "void", _without_round(p)),
-    "settled": lambda view, record, p: setattr(view, "settled", True),
-    "round_resumed": lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
+    R.ROUND_OPENED: _opened,
+    R.BETS_CLOSED: lambda view, record, p: setattr(view, "bets_closed", True),
+    R.CARD: lambda view, record, p: view.cards.append(card_seen(record.seq, p)),
+    R.DECISION: lambda view, record, p: view.decisions.append(_without_round(p)),
+    R.IRREGULARITY: lambda view, record, p: view.irregularities.append(_without_round(p)),
+    R.RESULT: lambda view, record, p: setattr(view, "result", _without_round(p)),
+    R.VOID: lambda view, record, p: setattr(view, "void", _without_round(p)),
+    R.SETTLED: lambda view, record, p: setattr(view, "settled", True),
+    R.ROUND_RESUMED: lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
 }
 
 
 # The daemon writes an input's own record first and the table's records for it right after,
 # in the same commit: a round's records are attributed to the input record before them.
-INPUT_KINDS = ("command", "device", "timer_expired", "daemon_started")
+INPUT_KINDS = (R.COMMAND, R.DEVICE, "timer_expired", R.DAEMON_STARTED)
 
 
 def fold_rounds(records: Iterable[Record]) -> dict[int, RoundView]:
@@ -145,7 +146,7 @@ def fold_rounds(records: Iterable[Record]) -> dict[int, RoundView]:
             if record.round not in touched:
                 touched.add(record.round)
                 view.commands.append(given)
-            if record.kind == "void":
+            if record.kind == R.VOID:
                 view.voided_by = given["by"]
     return views
 
@@ -153,13 +154,13 @@ def fold_rounds(records: Iterable[Record]) -> dict[int, RoundView]:
 def command_given(record: Record) -> dict | None:
     """{"seq", "command", "by"} for a command from the socket or the panel (its record names
     who gave it: `by`); None for any other input."""
-    if record.kind not in ("command", "device") or '"by"' not in record.payload_text:
+    if record.kind not in (R.COMMAND, R.DEVICE) or '"by"' not in record.payload_text:
         return None
     payload = record.payload
     by = payload.get("by")
     if not isinstance(by, dict):
         return None
-    if record.kind == "command":
+    if record.kind == R.COMMAND:
         name = payload.get("name")
     else:
         name = payload.get("command") or (f"supervisor key {by['key']}" if "key" in by else None)
