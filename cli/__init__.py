@@ -27,6 +27,7 @@ COMMANDS = {
     "feed": ("feed", "send this table's journal to the floor's MQTT broker"),
     "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
+    "keys": ("keys", "device keys for authenticated frames (protocol 1.1): provision, id"),
 }
 
 

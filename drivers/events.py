@@ -34,6 +34,13 @@ class LinkLost(DeviceEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LinkRefused(DeviceEvent):
+    """The link, already down (LinkLost), stays down for a new reason: the device answers but
+    cannot authenticate (protocol 1.1: no key, another key, a downgrade). Once per reason."""
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class LinkRestored(DeviceEvent):
     """A session is up again after LinkLost (DeviceRebooted follows if its boot id changed)."""
     hello: Hello
@@ -51,6 +58,15 @@ class DeviceError(DeviceEvent):
     protocol violation (code None: unknown type, malformed payload ...)."""
     code: int | None
     detail: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrameTampered(DeviceEvent):
+    """Frames on the device's line failed authentication (protocol 1.1, PROTOCOL.md §8): forged,
+    altered, replayed, or unauthenticated where a key is configured. None was delivered. A
+    burst is one event a second: `count` frames, the last one's `detail`."""
+    detail: str
+    count: int = 1
 
 
 # --- shoe -----------------------------------------------------------------------------------

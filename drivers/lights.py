@@ -123,6 +123,9 @@ class LightsDriver(DeviceDriver):
         self._board = None
         self._query(now)
 
+    def _on_session_renewed(self, now: float) -> None:
+        self._query(now)  # a report the board dropped with its failed sends: asked again
+
     def _session_down(self, reason: str, now: float) -> None:
         super()._session_down(reason, now)
         self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))

@@ -119,6 +119,18 @@ class DevicesConfig:
     lights: str = key("serial:///dev/tablectl/lights", "the result lamps (same URL forms)")
 
 
+def key_file_path(value) -> str | None:
+    return None if value == "" or value.startswith("/") else 'an absolute path to a key file, or "" for none'
+
+
+@dataclass(frozen=True)
+class KeysConfig:
+    shoe: str = key("", "the shoe's key file: with one, its link takes only authenticated frames (protocol 1.1; "
+                        "`tablectl keys provision shoe`); \"\" for none", key_file_path)
+    panel: str = key("", "the panel's key file (as keys.shoe)", key_file_path)
+    lights: str = key("", "the lamp board's key file (as keys.shoe)", key_file_path)
+
+
 @dataclass(frozen=True)
 class TimeoutsConfig:
     card_timeout_s: float = key(30.0, "no card within this many seconds while a card is due = a missing card", seconds(1, 600))
@@ -197,7 +209,7 @@ class ScoreboardConfig:  # `tablectl scoreboard`, the board beside the table (do
 
 
 SECTIONS = {
-    "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
+    "devices": DevicesConfig, "keys": KeysConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
     "table": TableConfig, "log": LogConfig, "feed": FeedConfig, "scoreboard": ScoreboardConfig,
 }
@@ -208,6 +220,7 @@ class Config:
     game: str
     decks: int
     devices: DevicesConfig = DevicesConfig()
+    keys: KeysConfig = KeysConfig()
     timeouts: TimeoutsConfig = TimeoutsConfig()
     journal: JournalConfig = JournalConfig()
     control: ControlConfig = ControlConfig()

@@ -109,14 +109,14 @@ class TableDaemon:
     def start(self) -> None:
         config = self.config
         log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
+        options = {kind: driver_options(config, kind) for kind in ("shoe", "panel", "lights")}  # key files read first
         self.notifier.status(f"starting: opening the journal {config.journal.path}")
         self.journal = Journal(config.journal.path, sync=config.journal.sync)
         self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
         self.loop = loop = EventLoop(table, self.journal, None, self.notifier, reactor=self.reactor)
-        options = driver_options(config)
         lights = self.open_driver("lights", config.devices.lights, loop.post, reactor=self.reactor, start=False,
-                                  **options)
+                                  **options["lights"])
         self.drivers["lights"] = lights
         loop.lamps = LampOutput(lights, config.game)
         self._recover(loop, table)
@@ -128,7 +128,7 @@ class TableDaemon:
         self.server.start()
         for kind in ("shoe", "panel"):
             self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post, reactor=self.reactor,
-                                                  start=True, **driver_options(config))
+                                                  start=True, **options[kind])
         lights.start()
         loop.refresh_status()
 

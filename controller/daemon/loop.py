@@ -49,7 +49,7 @@ from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
 from controller.journal import Journal, JournalBusy, JournalError, RecordKind
-from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map, lamp_ids
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
@@ -119,7 +119,7 @@ class EventLoop:
         self.clock = clock  # the table timers' and STATUS= pacing's clock (tests move their own)
         self.inbox: collections.deque = collections.deque()
         self.timers = Timers()
-        self.links = Links()
+        self.links = Links(lamps_used=frozenset(lamp_ids(table.game.key).values()))
         self.translator = Translator(table.game.key, table)
         self.ready = False
         self.stop_requested: str | None = None
@@ -259,7 +259,8 @@ class EventLoop:
                      Publish({"event": "command", "source": "panel", "button": button, "command": None,
                               "ok": False, "message": translation.problem})]
             log.warning("button_refused", button=button, reason=translation.problem)
-        self.handle_inputs((RecordKind.DEVICE, translation.record), translation.inputs, extra=extra,
+        kind = RecordKind.TAMPER if isinstance(event, ev.FrameTampered) else RecordKind.DEVICE  # never delivered, on record
+        self.handle_inputs((kind, translation.record), translation.inputs, extra=extra,
                            reply=self._panel_reply(button), before=link_change)
 
     def request(self, request) -> None:
@@ -312,8 +313,8 @@ class EventLoop:
             started = time.perf_counter()
             if h.before is not None:
                 self.publish(h.before)
-                (log.warning if h.before.get("link") in ("lost", "absent") or "error" in h.before else log.info)(
-                    "device", **{k: v for k, v in h.before.items() if k != "event"})
+                warn = h.before["event"] == "tamper" or h.before.get("link") in ("lost", "absent") or "error" in h.before
+                (log.warning if warn else log.info)(h.before["event"], **{k: v for k, v in h.before.items() if k != "event"})
             self.carry_out(h.effects, h.reply)
             if h.timed:
                 self.timing.add("handle", h.handle_s)

@@ -15,6 +15,7 @@ class RecordKind(enum.StrEnum):
     DAEMON_STARTED = "daemon_started"
     DAEMON_STOPPED = "daemon_stopped"
     DEVICE = "device"  # a device event as it arrived
+    TAMPER = "tamper"  # a frame that failed authentication: on record, never delivered (PROTOCOL.md §8)
     COMMAND = "command"  # a panel or socket command
     ERROR = "error"  # an input the table refused outright, or an effect that failed
     CHAIN_STARTED = "chain_started"  # record 1 of a journal begun again after a broken one (new_chain.py)
