@@ -8,7 +8,7 @@ import os
 import sys
 
 from cli.common import run_command
-from controller.config.load import ConfigError, load_config
+from controller.config.load import ConfigError, default_config, load_config
 from controller.config.schema import DEFAULT_CONFIG_PATH, Config
 
 
@@ -25,7 +25,7 @@ def config_for_cli(config_path: str | None) -> Config:
         return load_config(config_path)
     if os.path.exists(DEFAULT_CONFIG_PATH):
         return load_config(DEFAULT_CONFIG_PATH)
-    return Config.default()
+    return default_config()
 
 
 class NotThere(Exception):

@@ -43,6 +43,11 @@ def load_config(path: str | Path) -> Config:
     return config_from_dict(data, source=str(path), base_dir=path.resolve().parent)
 
 
+def default_config(game: str = "fortune6") -> Config:
+    """The built-in defaults for `game` (what the daemon runs with when no file is given)."""
+    return config_from_dict({"game": game}, source=None)
+
+
 def config_from_dict(data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None) -> Config:
     problems: list[tuple[str, str]] = []
     known = set(TOP_LEVEL_DOCS) | set(SECTIONS)

@@ -232,12 +232,6 @@ class Config:
     scoreboard: ScoreboardConfig = ScoreboardConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
-    @classmethod
-    def default(cls, game: str = "fortune6") -> Config:
-        from controller.config.load import config_from_dict
-
-        return config_from_dict({"game": game}, source=None)
-
     def to_toml_dict(self) -> dict:
         """Every key with its value, as a TOML file would hold it (for `--print-config`)."""
         from dataclasses import asdict

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from controller.config import Config, ConfigError, config_from_dict, load_config
+from controller.config import ConfigError, config_from_dict, default_config, load_config
 from drivers.url import parse_device_url
 from games.registry import get_game
 from simulation.rig.config_file import toml_text as toml_of
@@ -26,11 +26,11 @@ def write(tmp_path, text: str) -> pathlib.Path:
 def test_the_installed_default_file_holds_exactly_the_built_in_defaults():
     loaded = load_config(DEFAULT_FILE)
     assert loaded.source == str(DEFAULT_FILE)
-    assert dataclasses.replace(loaded, source=None) == Config.default()
+    assert dataclasses.replace(loaded, source=None) == default_config()
 
 
 def test_defaults_point_at_the_udev_names_and_the_state_and_runtime_dirs():
-    config = Config.default()
+    config = default_config()
     assert (config.game, config.decks) == ("fortune6", 8)
     assert config.devices.shoe == "serial:///dev/tablectl/shoe"
     assert parse_device_url(config.devices.panel).path == "/dev/tablectl/panel"
@@ -86,7 +86,7 @@ def test_spot_games_take_spots_and_fortune7_its_player_dealer_seats(tmp_path):
 
 def test_the_config_is_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
-        Config.default().log.level = "debug"
+        default_config().log.level = "debug"
 
 
 BAD = [
