@@ -2,7 +2,8 @@
 
 The last N rounds (default 10) from the journal, oldest first: the cards in the order they
 left the shoe with the hand each went to, the result and bets, decisions, irregularities,
-and voids with their clause. Reads the journal read-only; safe while the daemon runs.
+voids with their clause, and who gave each command that touched the round (the panel's
+button, or the socket client's user, uid and pid). Reads the journal read-only; safe while the daemon runs.
 """
 from __future__ import annotations
 
@@ -96,9 +97,20 @@ def round_text(view: RoundView) -> str:
     if view.result is not None:
         lines += _result_lines(view.result)
     if view.void is not None:
-        lines.append(f"  VOID     {view.void.get('clause')}: {view.void.get('reason', '')}")
+        voided_by = f" (by {by_text(view.voided_by)})" if view.voided_by else ""
+        lines.append(f"  VOID     {view.void.get('clause')}: {view.void.get('reason', '')}{voided_by}")
         lines += clause_lines(view.void.get("clause"), seen)
+    if view.commands:
+        lines.append("  given    " + " · ".join(f"{c['command']} ({by_text(c['by'])})" for c in view.commands))
     return "\n".join(lines)
+
+
+def by_text(by: dict) -> str:
+    """Who gave a command: `panel button 4`, `panel key`, `alice (uid 1000, pid 4242)`."""
+    if by.get("source") == "panel":
+        return f"panel button {by['button']}" if "button" in by else "panel key"
+    user = by.get("user")
+    return f"{user} (uid {by.get('uid')}, pid {by.get('pid')})" if user else f"uid {by.get('uid')} (pid {by.get('pid')})"
 
 
 def _main(argv) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import secrets
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -54,6 +55,7 @@ from firmware_bridge.messages import Error, Hello, Message, StatusQuery
 Post = Callable[[ev.DeviceEvent], None]
 HOST_SERIAL = "tablectl"
 USB_READ_WAIT_S = 0.05  # the reader thread's poll: how soon it notices close()
+READER_STALL_S = 5.0  # a reader thread whose read has not returned for this long is stuck
 
 
 class DeviceDriver(ABC):
@@ -80,6 +82,8 @@ class DeviceDriver(ABC):
         self._timer = reactor.timer(self._on_timer)
         self._fd: FdHandle | None = None
         self._reader: threading.Thread | None = None  # fd-less transports only
+        self._reader_beat = 0.0  # time.monotonic() when the reader thread last came back from a read
+        self._reader_died: str | None = None  # what ended the current reader thread unexpectedly
         self._handle = 0  # counts the transport's opens: bytes from a reader of an older handle are dropped
         self._started = self._closed = False
         # What decides the next event: a session with the right kind of device is up; one was
@@ -110,6 +114,26 @@ class DeviceDriver(ABC):
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+    def problem(self) -> str | None:
+        """Why this driver can no longer hear its device, or None: it reads it, or it waits to
+        reopen it (a lost device is handled here, not a dead part). For the daemon's watchdog
+        (controller/daemon/health.py); called on the reactor's thread."""
+        if not self._started:
+            return None
+        if self._closed:
+            return "the driver is closed"
+        if self._reopen_at is not None:
+            return None if self._timer.armed else "its reopen timer is not armed"
+        if self.transport.fileno() is not None:
+            return None if self._fd is not None else "its port is open but no longer watched"
+        if self._reader_died is not None:
+            return f"its USB reader thread died: {self._reader_died}"
+        reader = self._reader
+        if reader is None or not reader.is_alive():
+            return None if self._reader_beat < 0 else "its USB reader thread is not running"
+        stuck = time.monotonic() - self._reader_beat
+        return f"its USB reader thread has been stuck in one read for {stuck:.0f} s" if stuck > READER_STALL_S else None
 
     def request_status(self) -> None:
         """Ask the device for its whole state (answered by a status event)."""
@@ -204,6 +228,7 @@ class DeviceDriver(ABC):
         if fd is not None:
             self._fd = self.reactor.register_fd(fd, self._on_readable)
             return
+        self._reader_beat, self._reader_died = time.monotonic(), None
         self._reader = threading.Thread(target=self._read_without_fd, args=(self._handle,),
                                         name=f"driver-{self.name}-usb", daemon=True)
         self._reader.start()
@@ -218,17 +243,27 @@ class DeviceDriver(ABC):
             reader.join()
 
     def _read_without_fd(self, handle: int) -> None:
-        """The one thread of an fd-less transport: read, hand each transfer to the reactor."""
+        """The one thread of an fd-less transport: read, hand each transfer to the reactor.
+        It ends when the transport closes or fails (the failure handed over: a negative beat
+        says so); anything else that ends it is kept for problem() and the thread's traceback."""
         transport = self.transport
-        while not self._closed and transport.is_open:
-            try:
-                data = transport.read(USB_READ_WAIT_S)
-            except TransportError as error:
-                reason = str(error)
-                self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, None, reason))
-                return
-            if data:
-                self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, data, None))
+        try:
+            while not self._closed and transport.is_open:
+                try:
+                    data = transport.read(USB_READ_WAIT_S)
+                except TransportError as error:
+                    reason = str(error)
+                    self._reader_beat = -1.0
+                    self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, None, reason))
+                    return
+                self._reader_beat = time.monotonic()
+                if data:
+                    self.reactor.call_soon_threadsafe(functools.partial(self._from_reader, handle, data, None))
+            self._reader_beat = -1.0
+        except BaseException as error:
+            if handle == self._handle:
+                self._reader_died = f"{type(error).__name__}: {error}"
+            raise
 
     def _from_reader(self, handle: int, data: bytes | None, error: str | None) -> None:
         if self._closed or handle != self._handle or self._reopen_at is not None:

@@ -153,6 +153,8 @@ class ControlConfig:
     mode: int = key(0o660, "the socket's file mode (0o660 or \"0660\"): owner and group may connect; others never", socket_mode,
                     octal_text=True)
     client_buffer_bytes: int = key(262144, "a client that falls this far behind the event stream is dropped", at_least(4096))
+    max_clients: int = key(64, "clients connected at once (services, tablectl commands); more are refused with a line saying so",
+                           between(1, 4096))
     reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", seconds(0.1, 300))
 
 

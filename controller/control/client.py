@@ -6,6 +6,7 @@ import itertools
 import json
 import os
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,13 +17,7 @@ class ControlClient:
     def __init__(self, path: str | os.PathLike, timeout: float | None = 5.0):
         self.path = os.fspath(path)
         self.timeout = timeout
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.settimeout(timeout)
-        try:
-            self._sock.connect(self.path)
-        except OSError as error:
-            self._sock.close()
-            raise ControlError(_why_not(self.path, error)) from None
+        self._sock = _connect(self.path, timeout)
         self._buf = bytearray()
         self._ids = itertools.count(1)
         self._events: list[dict] = []  # events read while waiting for a reply
@@ -38,6 +33,7 @@ class ControlClient:
                 raise ControlError(f"the daemon closed {self.path} before answering {cmd!r}")
             if message.get("id") == rid and "ok" in message:
                 return message
+            _check_refusal(message)
             self._events.append(message)  # an event (we are subscribed): keep it for events()
 
     def subscribe(self) -> None:
@@ -84,9 +80,19 @@ class ControlClient:
         try:
             self._sock.sendall(encode(obj))
         except (BrokenPipeError, ConnectionResetError):
+            self._raise_refusal()  # the daemon may have refused the connection before it read a word
             raise ControlError(f"the daemon closed {self.path}") from None
         except OSError as error:
             raise ControlError(f"cannot send to {self.path}: {error}") from None
+
+    def _raise_refusal(self) -> None:
+        """The line a refused connection got, if it is there to read."""
+        try:
+            message = self._read_line()
+        except (ControlError, OSError):
+            return
+        if message is not None:
+            _check_refusal(message)
 
     def _read_line(self, timeouts_raise: bool = False) -> dict | None:
         while (end := self._buf.find(b"\n")) < 0:
@@ -109,11 +115,41 @@ class ControlClient:
             raise ControlError(f"the daemon sent a line that is not JSON: {error}") from None
 
 
+def _check_refusal(message: dict) -> None:
+    """A connection refused before any request was read gets one line with no id."""
+    if message.get("id") is None and message.get("ok") is False:
+        raise ControlError(f"the daemon refused the connection: {message.get('error')}")
+
+
+def _connect(path: str, timeout: float | None) -> socket.socket:
+    """Connect, waiting up to `timeout` while the daemon's listen backlog is full (a Unix
+    socket with a timeout answers EAGAIN at once instead of waiting as a blocking one does)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    pause = 0.01
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(timeout)
+        try:
+            sock.connect(path)
+            return sock
+        except BlockingIOError as error:
+            sock.close()
+            if deadline is not None and time.monotonic() + pause > deadline:
+                raise ControlError(_why_not(path, error)) from None
+        except OSError as error:
+            sock.close()
+            raise ControlError(_why_not(path, error)) from None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 def _why_not(path: str, error: OSError) -> str:
     if error.errno == errno.ENOENT:
         return f"no control socket at {path} (is the daemon running?)"
     if error.errno == errno.ECONNREFUSED:
         return f"nothing is listening on {path} (the daemon is not running)"
+    if error.errno == errno.EAGAIN:
+        return f"{path}: the daemon is not taking connections now (its queue of new clients stayed full)"
     if error.errno == errno.EACCES:
         return f"{path}: permission denied (are you in the daemon's group?)"
     return f"cannot connect to {path}: {error}"

@@ -24,7 +24,12 @@ def _live(path: Path) -> bool:
         probe.close()
 
 
-def listen_unix(path: str | os.PathLike, mode: int, backlog: int = 16) -> tuple[socket.socket, int]:
+# Connections the kernel holds until they are accepted: a burst of clients (services and
+# `tablectl` commands starting together) fits; beyond it a connect waits or fails with EAGAIN.
+LISTEN_BACKLOG = 128
+
+
+def listen_unix(path: str | os.PathLike, mode: int, backlog: int = LISTEN_BACKLOG) -> tuple[socket.socket, int]:
     """A listening, non-blocking socket at `path` with `mode`; returns it and the file's inode."""
     path = Path(path)
     if os.path.lexists(path):

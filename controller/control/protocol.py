@@ -46,7 +46,7 @@ class CommandSpec:
 
 
 # The dealer panel's commands, as controller/table takes them (controller.table.inputs.COMMANDS;
-# a test keeps the two lists equal), plus subscribe. Optional fields default as the panel's
+# a test keeps the two lists equal), plus subscribe and the daemon's own (DAEMON_COMMANDS). Optional fields default as the panel's
 # buttons do: the selected spot, the game's default decision, the hold's own clause.
 COMMANDS: dict[str, CommandSpec] = {
     "status": CommandSpec("the table's state: round, shoe, hands so far, lamps, what it waits for"),
@@ -65,7 +65,11 @@ COMMANDS: dict[str, CommandSpec] = {
     "misdeal": CommandSpec("dealer: a hand got the wrong number of cards", optional={"hand": "str"}),
     "new_shoe": CommandSpec("a new shoe is in (the burn follows when configured)"),
     "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
+    "new_chain": CommandSpec("supervisor, only when the journal failed its start-up check (the key must be on): archive "
+                             "it and start a new chain naming its head", {"reason": "str"}),
 }
+# The daemon's own commands, beside the table's (docs/journal.md, "Recovery: a new chain").
+DAEMON_COMMANDS = frozenset({"new_chain"})
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,9 @@ from typing import Any
 
 import structlog
 
+from controller.control.accepting import Acceptor
 from controller.control.listener import listen_unix, remove_if_ours
+from controller.control.peers import READ_ONLY, Commanders, Peer, peer_of
 from controller.control.protocol import COMMANDS, MAX_LINE, BadRequest, CommandSpec, encode, parse_request, request_id
 from drivers.reactor import FdHandle, Reactor
 
@@ -45,9 +47,10 @@ log = structlog.get_logger("control")
 class Request:
     """A validated command for the daemon's loop. Answer it once."""
 
-    def __init__(self, server: ControlServer, token: int, client_id: int, cmd: str, args: dict):
+    def __init__(self, server: ControlServer, token: int, client_id: int, cmd: str, args: dict, peer: Peer):
         self._server, self._token = server, token
         self.client_id, self.cmd, self.args = client_id, cmd, args
+        self.peer = peer  # who sent it (the kernel's word: SO_PEERCRED)
 
     def reply(self, **fields: Any) -> None:
         self.respond({"ok": True, **fields})
@@ -68,6 +71,7 @@ class Request:
 class _Client:
     sock: socket.socket
     id: int
+    peer: Peer
     handle: FdHandle | None = None
     inbuf: bytearray = field(default_factory=bytearray)
     outbuf: bytearray = field(default_factory=bytearray)
@@ -79,11 +83,14 @@ class _Client:
 class ControlServer:
     def __init__(self, path: str | os.PathLike, handle_command: Callable[[Request], None], *,
                  reactor: Reactor | None = None, mode: int = 0o660, client_buffer_bytes: int = 262144,
-                 reply_timeout_s: float = 5.0, commands: Mapping[str, CommandSpec] = COMMANDS):
+                 reply_timeout_s: float = 5.0, commands: Mapping[str, CommandSpec] = COMMANDS,
+                 max_clients: int = 64, commanders: Commanders | None = None):
         self.path = os.fspath(path)
         self._handle = handle_command
         self._mode, self._cap, self._reply_timeout = mode, client_buffer_bytes, reply_timeout_s
         self._commands = commands
+        self.max_clients = max_clients
+        self.commanders = commanders if commanders is not None else Commanders()
         self.reactor = reactor
         self._thread: threading.Thread | None = None  # only when the server runs its own reactor
         self._running = False
@@ -112,8 +119,9 @@ class ControlServer:
 
     def _open(self) -> None:
         assert self.reactor is not None
-        self._listener, self._inode = listen_unix(self.path, self._mode)
-        self._listen_handle = self.reactor.register_fd(self._listener.fileno(), lambda mask: self._accept())
+        listener, self._inode = listen_unix(self.path, self._mode)
+        self._acceptor = Acceptor(self.reactor, listener, self._add_client, max_clients=self.max_clients,
+                                  clients=lambda: len(self._clients))
         self._expiry = self.reactor.timer(lambda now: self._expire(now))
         self._running = True
         log.info("listening", path=self.path, mode=oct(self._mode))
@@ -149,6 +157,24 @@ class ControlServer:
         """How many connections follow the event stream now (for status and tests)."""
         return self._subscribed
 
+    def problem(self) -> str | None:
+        """Why clients cannot reach the daemon now, or None: the listener is broken, or the
+        socket file at the path is gone or is another's (then `tablectl status` would say the
+        daemon is not running while it deals on). For the daemon's watchdog; reactor thread."""
+        if not self._running:
+            return "the control socket is closed"
+        if (problem := self._acceptor.problem()) is not None:
+            return problem
+        try:
+            inode = os.stat(self.path).st_ino
+        except OSError as error:
+            return f"the control socket file {self.path} is gone ({error.strerror})"
+        return None if inode == self._inode else f"the control socket file {self.path} was replaced by another"
+
+    def to_json(self) -> dict:
+        """For `tablectl status`: accepting or why not, clients connected, the cap, refusals."""
+        return {**self._acceptor.to_json(), "clients": len(self._clients), "subscribers": self._subscribed}
+
     def publish(self, event: Mapping[str, Any]) -> None:
         """Queue `event` for every subscriber; never blocks. Raises TypeError if not JSON
         (checked even when nobody follows the stream)."""
@@ -163,17 +189,12 @@ class ControlServer:
 
     # ------------------------------------------------------------ clients
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                sock, _ = self._listener.accept()
-            except (BlockingIOError, InterruptedError):
-                return
-            sock.setblocking(False)
-            client = _Client(sock, next(self._ids))
-            self._clients[client.id] = client
-            client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
-            log.debug("client_connected", client=client.id)
+    def _add_client(self, sock: socket.socket) -> None:
+        sock.setblocking(False)
+        client = _Client(sock, next(self._ids), peer_of(sock))
+        self._clients[client.id] = client
+        client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
+        log.debug("client_connected", client=client.id, uid=client.peer.uid, pid=client.peer.pid)
 
     def _on_client(self, client: _Client, mask: int) -> None:
         try:
@@ -214,6 +235,11 @@ class ControlServer:
         except BadRequest as error:
             self._refuse(client, request_id(line), str(error))
             return
+        if parsed.cmd not in READ_ONLY and not self.commanders.may_command(client.peer):
+            log.warning("command_refused", command=parsed.cmd, uid=client.peer.uid, user=client.peer.user,
+                        pid=client.peer.pid, reason="not root, the daemon's user or a member of its group")
+            self._refuse(client, parsed.id, self.commanders.refusal(client.peer, parsed.cmd))
+            return
         if parsed.cmd == "subscribe":
             if not client.subscribed:
                 client.subscribed = True
@@ -226,7 +252,7 @@ class ControlServer:
         heapq.heappush(self._deadlines, (deadline, token))
         if len(self._deadlines) == 1:
             self._expiry.at(deadline)
-        request = Request(self, token, client.id, parsed.cmd, parsed.args)
+        request = Request(self, token, client.id, parsed.cmd, parsed.args, client.peer)
         try:
             self._handle(request)
         except Exception as error:
@@ -317,7 +343,6 @@ class ControlServer:
         for client in list(self._clients.values()):
             self._close(client)
         self._expiry.cancel()
-        self.reactor.unregister_fd(self._listen_handle)
-        self._listener.close()
+        self._acceptor.close()
         remove_if_ours(self.path, self._inode)
         log.info("stopped", path=self.path)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import resource
 import signal
 import sys
 
@@ -30,10 +31,11 @@ import structlog
 from controller.config import ConfigError, load_config
 from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
+from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
-from controller.journal import Journal, JournalError, RecordKind, read_tail
+from controller.journal import Journal, JournalError, RecordKind, check_journal, read_tail
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
@@ -45,6 +47,7 @@ from firmware_bridge.enums import LampPattern
 log = structlog.get_logger("daemon")
 BUSY_TIMEOUT_MS = 0  # a locked journal answers "busy" at once; the loop retries from a timer
 LAMPS_CONFIRM_S = 1.0
+OWN_DESCRIPTORS = 64  # the daemon's own descriptors (devices, journal, reactor) with room to spare
 
 
 def main(config_path: str, log_format: str | None = None) -> int:
@@ -68,6 +71,26 @@ def main(config_path: str, log_format: str | None = None) -> int:
     return TableDaemon(config, settings, notifier).run()
 
 
+def _step(what: str, action):
+    """One shutdown step; a failure is logged and the next step runs."""
+    try:
+        return action()
+    except Exception:  # noqa: BLE001 - shutdown goes on: the socket file and daemon_stopped matter more
+        log.exception("shutdown_step_failed", step=what)
+        return None
+
+
+def check_descriptor_limit(max_clients: int) -> None:
+    """Warn when RLIMIT_NOFILE leaves too few descriptors for control.max_clients clients
+    beside the daemon's own (devices, journal, reactor): accept() would then run out before
+    the cap and pause (controller/control/accepting.py). LimitNOFILE= in the unit sets it."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < max_clients + OWN_DESCRIPTORS:
+        log.warning("descriptor_limit_low", limit=soft, max_clients=max_clients,
+                    needed=max_clients + OWN_DESCRIPTORS,
+                    consequence="new clients are refused for want of descriptors before the cap is reached")
+
+
 class TableDaemon:
     def __init__(self, config, settings, notifier: Notifier, *, open_driver=driver_for):
         self.config, self.settings, self.notifier = config, settings, notifier
@@ -77,12 +100,15 @@ class TableDaemon:
         self.server: ControlServer | None = None
         self.drivers: dict = {}
         self.loop: EventLoop | None = None
+        self.broken: BrokenJournal | None = None  # while the journal, broken at start, waits for a new chain
 
     def run(self) -> int:
-        code, reason = 0, "stopped"
+        code, reason, stopped = 0, "stopped", None
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
-            self.start()
+            stopped = self.start()
+            if stopped is not None:  # a signal while the journal was broken: nothing was dealt
+                return 0
             # What start-up built (modules, the table, the drivers) lives as long as the daemon:
             # set apart from the collector, so a collection in the loop does not walk it again.
             gc.freeze()
@@ -93,25 +119,50 @@ class TableDaemon:
         except (JournalError, ControlError, DriverError, ValueError) as error:
             log.error("cannot_start", error=str(error))
             code, reason = 1, f"cannot start: {error}"
+        except Exception as error:  # a bug: journal why and exit non-zero, so Restart=on-failure restarts it
+            log.critical("crashed", error=f"{type(error).__name__}: {error}", exc_info=True)
+            code, reason = 1, f"crashed: {type(error).__name__}: {error}"
+        else:
+            if self.loop is not None and self.loop.stop_requested is None:  # the loop ended unasked
+                log.critical("crashed", error="the loop stopped without being asked to")
+                code, reason = 1, f"crashed: the loop stopped without being asked to ({reason})"
         finally:
-            self.shutdown(reason)
+            self.shutdown(stopped if stopped is not None else reason)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code
 
     def _on_signal(self, signum, frame) -> None:
-        if self.loop is not None:
+        if self.broken is not None:
+            self.broken.request_stop(signal.Signals(signum).name)
+        elif self.loop is not None:
             self.loop.request_stop(signal.Signals(signum).name)
         else:  # still opening the journal: stop before the loop starts
             raise DaemonFatal(f"{signal.Signals(signum).name} during start-up")
 
     # ------------------------------------------------------------ start-up
-    def start(self) -> None:
+    def start(self) -> str | None:
+        """Everything the loop needs; returns the signal's name instead when one stopped a
+        daemon whose journal failed its start-up check (nothing is dealt then)."""
         config = self.config
         log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
         options = {kind: driver_options(config, kind) for kind in ("shoe", "panel", "lights")}  # key files read first
-        self.notifier.status(f"starting: opening the journal {config.journal.path}")
-        self.journal = Journal(config.journal.path, sync=config.journal.sync)
+        self.notifier.status(f"starting: checking the journal {config.journal.path}")
+        check = check_journal(config.journal.path)
+        if check.ok:
+            self.journal = Journal(config.journal.path, sync=config.journal.sync)
+            log.info("journal_checked", records=check.head_seq, checked=check.checked,
+                     anchor=None if check.anchor is None else check.anchor.seq)
+        else:
+            self.broken = BrokenJournal(self, check)
+            try:
+                outcome = self.broken.run()
+            finally:
+                self.broken = None
+            if isinstance(outcome, str):
+                return outcome
+            self.journal = outcome.journal
+        self.anchor()
         self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
         self.loop = loop = EventLoop(table, self.journal, None, self.notifier, reactor=self.reactor)
@@ -122,15 +173,31 @@ class TableDaemon:
         self._recover(loop, table)
         self.server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
                                     client_buffer_bytes=config.control.client_buffer_bytes,
-                                    reply_timeout_s=config.control.reply_timeout_s)
+                                    reply_timeout_s=config.control.reply_timeout_s,
+                                    max_clients=config.control.max_clients)
         loop.publish = self.server.publish
         loop.subscribers = lambda: self.server.subscribers
+        loop.control_info = self.server.to_json
         self.server.start()
         for kind in ("shoe", "panel"):
             self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post, reactor=self.reactor,
                                                   start=True, **options[kind])
         lights.start()
+        loop.health.watch("control socket", self.server.problem)
+        for kind, driver in self.drivers.items():
+            loop.health.watch(kind, driver.problem)
+        check_descriptor_limit(config.control.max_clients)
         loop.refresh_status()
+        return None
+
+    def anchor(self) -> None:
+        """Anchor the journal's head (controller/journal/anchor.py): at start, once the journal
+        passed its check, and at the end; the loop anchors at every checkpoint. A failure (a
+        full disk) leaves the previous anchor, which the next start checks from."""
+        try:
+            self.journal.anchor()
+        except JournalError as error:
+            log.warning("anchor_failed", error=str(error))
 
     def _recover(self, loop: EventLoop, table: Table) -> None:
         """Take up from the journal; the restore's records go with `daemon_started`."""
@@ -146,20 +213,23 @@ class TableDaemon:
 
     # ------------------------------------------------------------ shutdown
     def shutdown(self, reason: str) -> None:
+        """Every step is taken whatever the one before did: the socket file goes, the lamps go
+        off, `daemon_stopped` is journaled with the reason, on every stop that can run code."""
         self.notifier.stopping(status=f"stopping: {reason}")
         log.info("stopping", reason=reason)
         if self.server is not None:
-            self.server.stop()
-        lamps = self._lamps_off()
+            _step("close the control socket", self.server.stop)
+        lamps = _step("switch the lamps off", self._lamps_off) or "not confirmed: switching them off failed"
         if self.journal is not None and self.loop is not None:
             try:
                 self.journal.append(RecordKind.DAEMON_STOPPED, {"reason": reason, "lamps": lamps}, durable=True)
             except JournalError as error:
                 log.error("journal_failed", error=str(error), record="daemon_stopped")
+            self.anchor()
         for driver in self.drivers.values():
-            driver.close()
+            _step(f"close the {driver.name}", driver.close)
         if self.journal is not None:
-            self.journal.close()
+            _step("close the journal", self.journal.close)
         self.reactor.close()
         log.info("stopped", reason=reason, lamps=lamps)
         self.notifier.close()

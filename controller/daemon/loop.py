@@ -43,13 +43,15 @@ from dataclasses import dataclass
 import structlog
 
 from controller.control import Request
+from controller.daemon.health import Health
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
-from controller.journal import Journal, JournalBusy, JournalError, RecordKind
-from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map, lamp_ids
+from controller.journal import Journal, JournalBusy, JournalError, JournalFull, RecordKind
+from controller.logs import output_state
+from controller.table import CancelTimer, Lamps, Pattern, Publish, Reply, StartTimer, Table, button_map, lamp_ids
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
@@ -77,6 +79,10 @@ MAX_BATCH = 32  # inputs already waiting that share one commit
 CHECKPOINT_RECORDS = 400
 STATUS_EVERY_S = 0.25  # STATUS= (read by people) from the loop's turns at most this often
 JOURNAL_RETRY_S = 0.05  # a locked journal is tried again this often
+JOURNAL_FULL_RETRY_S = 1.0  # a full disk is tried again this often
+# While the disk is full the table is held: "no more bets" slow blink (held), "error" fast blink.
+HELD_LAMPS = {"no_more_bets": Pattern.SLOW.value, "error": Pattern.FAST.value}
+HEALTH_EVERY_S = 1.0  # the parts' health is checked at least this often (and before every ping)
 
 
 @dataclass
@@ -127,8 +133,13 @@ class EventLoop:
         self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
         self.timing = LoopTiming()
         self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
+        self.control_info: Callable[[], dict] = dict  # the control socket's state for status (the app sets it)
+        self.health = Health()  # the parts that must be alive for a watchdog ping (the app registers them)
+        self.health_problems: list[str] = []
         self._pending: list | None = None  # inputs of the batch being taken, awaiting their commit
-        self._blocked: list[_Handled] = []  # handled, not yet committed: the journal is locked
+        self._blocked: list[_Handled] = []  # handled, not yet committed: the journal is locked or the disk full
+        self.journal_full: str | None = None  # why the journal cannot be written now: the disk is full
+        self._lamps_held = False  # HELD_LAMPS are on the board instead of the table's picture
         self._take_queued = False
         self._stopped: str | None = None  # the reason, once a Stop was taken
         self._status_sent: str | None = None
@@ -189,8 +200,10 @@ class EventLoop:
         records in one commit, then every effect in order. A burst of cards costs one commit
         (one fsync when a result is among them)."""
         self._take_queued = False
+        if self._blocked:  # the journal is locked or the disk full: the inbox waits, status is answered
+            self._answer_status_now()
         if self._stopped is not None or self._blocked:
-            return  # stopping, or the journal is locked: the inbox waits
+            return
         batch: list = []
         stop = None
         while self.inbox and len(batch) < MAX_BATCH:
@@ -218,6 +231,15 @@ class EventLoop:
             self._queue_take()
         self.refresh_status(self.clock())
 
+    def _answer_status_now(self) -> None:
+        """`tablectl status` while the journal cannot be written: answered at once from the
+        table's state in memory (a status changes nothing and is never journaled) instead of
+        waiting behind the inputs that wait for the journal; everything else keeps its place."""
+        waiting = [item for item in self.inbox if isinstance(item, Request) and item.cmd == "status"]
+        for request in waiting:
+            self.inbox.remove(request)
+            request.respond({**self.table.snapshot(), "daemon": self.daemon_info(), "message": "status"})
+
     def fire_timers(self, now: float) -> None:
         """Every timer due at `now` becomes a Timer input (its own `timer_expired` record first)."""
         for name in self.timers.pop_due(now):
@@ -232,10 +254,30 @@ class EventLoop:
         self._table_timer.at(None if deadline is None else self.reactor.now() + max(0.0, deadline - self.clock()))
 
     def _on_ping(self, now: float) -> None:
-        if not self._blocked:  # a daemon that cannot write its journal cannot act: no ping
+        """WATCHDOG=1 when due, only while the journal can be written and every part is alive
+        (controller/daemon/health.py); the parts are checked at least every HEALTH_EVERY_S so
+        that STATUS= and `tablectl status` say what died even without a watchdog."""
+        healthy = self._check_health()
+        # A journal another process keeps locked: no ping (the daemon cannot act; a restart frees
+        # it). A full disk: the daemon holds the table as it must, and a restart would not free
+        # space: it pings on.
+        locked = bool(self._blocked) and self.journal_full is None
+        if healthy and not locked:
             self.notifier.ping_if_due(now)
         wait = self.notifier.seconds_until_due(now)
-        self._ping_timer.at(None if wait is None else now + max(wait, JOURNAL_RETRY_S if self._blocked else 0.0))
+        wait = HEALTH_EVERY_S if wait is None else min(wait, HEALTH_EVERY_S)
+        self._ping_timer.at(now + (wait if healthy and not locked else max(wait, JOURNAL_RETRY_S)))
+
+    def _check_health(self) -> bool:
+        problems = self.health.problems()
+        if problems != self.health_problems:
+            if problems:
+                log.error("not_alive", problems=problems, watchdog="no WATCHDOG=1 until every part is alive")
+            else:
+                log.info("alive_again", was=self.health_problems)
+            self.health_problems = problems
+            self.refresh_status()
+        return not problems
 
     def dispatch(self, item) -> None:
         if isinstance(item, ev.DeviceEvent):
@@ -253,6 +295,10 @@ class EventLoop:
         if isinstance(event, ev.CardDrawn):
             self.last_draw_counter = event.draw_counter
         button = getattr(event, "button", None) if isinstance(event, ev.ButtonPressed) else None
+        if button is not None:  # who gave a command: the panel, by its button
+            translation.record["by"] = {"source": "panel", "button": button}
+        elif isinstance(event, ev.KeyTurned):
+            translation.record["by"] = {"source": "panel", "key": "on" if event.on else "off"}
         extra = []
         if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
             extra = [JournalEffect(RecordKind.ERROR, {"detail": translation.problem, "device": event.device}),
@@ -265,9 +311,15 @@ class EventLoop:
 
     def request(self, request) -> None:
         """A validated control-socket request (controller.control.Request)."""
+        if request.cmd == "new_chain":  # the recovery of a journal that failed its start-up check
+            request.fail("new_chain: the journal passed its start-up check: there is nothing to recover "
+                         "(a new chain is started only on a journal that failed it)")
+            return
         command = i.Command(request.cmd, dict(request.args), source="socket")
+        by = request.peer.by()
         record = None if request.cmd == "status" else (
-            RecordKind.COMMAND, {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id})
+            RecordKind.COMMAND, {"name": request.cmd, "args": dict(request.args), "source": "socket",
+                                 "client": request.client_id, "by": by})
 
         def reply(answer: Reply) -> None:
             fields = dict(answer.fields)
@@ -275,7 +327,7 @@ class EventLoop:
                 fields["daemon"] = self.daemon_info()
             else:
                 self.publish({"event": "command", "source": "socket", "command": request.cmd,
-                              "ok": answer.ok, "message": answer.message})
+                              "ok": answer.ok, "message": answer.message, "by": by})
             body = {"ok": True, "message": answer.message} if answer.ok else {"ok": False, "error": answer.message}
             request.respond({**fields, **body})
 
@@ -340,13 +392,26 @@ class EventLoop:
         they wait in _blocked (after any already there), retried from a timer."""
         if self._write(handled):
             return True
-        if not self._blocked:
+        first = not self._blocked
+        self._blocked.extend(handled)
+        if first:
+            self._waiting_for_journal()
+        return False
+
+    def _waiting_for_journal(self) -> None:
+        """Say why nothing is acted on (log, STATUS=, lamps) and retry from a timer."""
+        if self.journal_full is not None:
+            log.error("journal_full", error=self.journal_full, holding="nothing is dealt until space is freed",
+                      waiting=len(self._blocked))
+            self.status_note = "the disk is full: the table is held until space is freed"
+            if self.lamps is not None:  # the picture on the board, with the round shown held
+                self.lamps.show({**self.lamps.shown, **HELD_LAMPS})
+                self._lamps_held = True
+        else:
             log.warning("journal_busy", path=str(self.journal.path))
             self.status_note = "journal locked by another process: waiting to write"
-            self.refresh_status()
-            self._retry_timer.after(JOURNAL_RETRY_S)
-        self._blocked.extend(handled)
-        return False
+        self.refresh_status()
+        self._retry_timer.after(JOURNAL_RETRY_S if self.journal_full is None else JOURNAL_FULL_RETRY_S)
 
     def _write(self, handled: list) -> bool:
         entries = [entry for h in handled for entry in h.entries]
@@ -354,9 +419,12 @@ class EventLoop:
         try:
             if entries:
                 self.journal.append_many(entries)
-        except JournalBusy as error:
+        except (JournalBusy, JournalFull) as error:
             if self.stop_requested is not None:  # told to stop: these inputs are dropped, not acted on
-                raise DaemonFatal(f"stopping while the journal is locked: {error}") from None
+                why = "the disk is full" if isinstance(error, JournalFull) else "the journal is locked"
+                raise DaemonFatal(f"stopping while {why}, {len(handled)} inputs not journaled are dropped: "
+                                  f"{error}") from None
+            self.journal_full = str(error) if isinstance(error, JournalFull) else None
             return False
         except JournalError as error:
             raise DaemonFatal(str(error)) from None
@@ -366,13 +434,22 @@ class EventLoop:
         return True
 
     def _on_journal_retry(self, now: float) -> None:
+        was_full = self.journal_full
         if not self._write(self._blocked):
-            self._retry_timer.after(JOURNAL_RETRY_S)
+            if (was_full is None) != (self.journal_full is None):  # locked became full, or full became locked
+                self._waiting_for_journal()
+            else:
+                self._retry_timer.after(JOURNAL_RETRY_S if self.journal_full is None else JOURNAL_FULL_RETRY_S)
             return
         blocked, self._blocked = self._blocked, []
-        log.info("journal_writable")
+        log.info("journal_writable", was="the disk was full" if was_full else "locked by another process",
+                 inputs=len(blocked))
         self.status_note = ""
+        self.journal_full = None
         self._act(blocked)
+        if self._lamps_held and self.lamps is not None:  # the table's own picture again, whole
+            self._lamps_held = False
+            self.lamps.show(self.table.snapshot()["lamps"])
         self._on_ping(now)
         self.refresh_status()
         if self.inbox:
@@ -412,7 +489,7 @@ class EventLoop:
         def reply(answer: Reply) -> None:
             command = self.table_button_command(button)
             self.publish({"event": "command", "source": "panel", "button": button, "command": command,
-                          "ok": answer.ok, "message": answer.message})
+                          "ok": answer.ok, "message": answer.message, "by": {"source": "panel", "button": button}})
             (log.info if answer.ok else log.warning)("panel_command", button=button, command=command,
                                                      ok=answer.ok, message=answer.message)
         return reply
@@ -424,12 +501,14 @@ class EventLoop:
     def _checkpoint(self) -> None:
         """Copy the WAL into the database at a quiet moment, once enough has been written
         since the last copy: each checkpoint fsyncs the database file, so one per round
-        would cost a round an fsync that guarantees nothing (the WAL is the journal)."""
+        would cost a round an fsync that guarantees nothing (the WAL is the journal). Then
+        anchor the head (controller/journal/anchor.py)."""
         if self._checkpointed_seq is not None and self.journal.head_seq - self._checkpointed_seq < CHECKPOINT_RECORDS:
             return
         self._checkpointed_seq = self.journal.head_seq
         try:
             self.journal.checkpoint()
+            self.journal.anchor()  # the head, outside the database: what the next start checks from
         except JournalError as error:
             log.warning("checkpoint_failed", error=str(error))
 
@@ -448,7 +527,7 @@ class EventLoop:
         sent (the loop wakes for it): a round changes it at every command, and each datagram
         costs a wake-up of its reader. Called without `now` it goes at once."""
         became_ready = not self.ready and self.links.all_up_once
-        line = status_line(self.table, self.links, self.ready or became_ready, self.status_note)
+        line = status_line(self.table, self.links, self.ready or became_ready, self._note())
         self._status_due = None
         self._status_timer.cancel()
         if became_ready:
@@ -467,12 +546,18 @@ class EventLoop:
         self._status_sent = line
         self._status_at = self.clock() if now is None else now
 
+    def _note(self) -> str:
+        log_note = "log output broken" if output_state()["broken"] else ""
+        return " · ".join(note for note in (self.status_note, *self.health_problems, log_note) if note)
+
     def daemon_info(self) -> dict:
-        status = status_line(self.table, self.links, self.ready, self.status_note)
+        status = status_line(self.table, self.links, self.ready, self._note())
         return {"ready": self.ready, "pid": os.getpid(), "status": status,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
-                "journal": {"path": str(self.journal.path), "records": self.journal.head_seq},
+                "journal": {"path": str(self.journal.path), "records": self.journal.head_seq,
+                            "waiting": len(self._blocked), "queued": len(self.inbox), "full": self.journal_full},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
+                "control": self.control_info(), "log": output_state(), "alive": not self.health_problems, "problems": self.health_problems,
                 "loop_us": self.timing.to_json(),
                 "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
                            "gc_frozen": gc.get_freeze_count()}}

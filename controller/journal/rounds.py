@@ -61,6 +61,8 @@ class RoundView:
     void: dict | None = None
     settled: bool = False
     resumed: int = 0  # times the round was resumed after a restart or a hold
+    commands: list[dict] = field(default_factory=list)  # the commands that touched it: {"seq", "command", "by"}
+    voided_by: dict | None = None  # who gave the command the void followed ({"source": "socket", "user", ...})
     other: dict[str, int] = field(default_factory=dict)  # opaque record kinds -> count
     first_seq: int = 0
     last_seq: int = 0
@@ -94,7 +96,7 @@ class RoundView:
             "bets_closed": self.bets_closed, "cards": [c.to_json() for c in self.cards],
             "decisions": self.decisions, "irregularities": self.irregularities,
             "result": self.result, "void": self.void, "settled": self.settled,
-            "resumed": self.resumed, "other": self.other,
+            "resumed": self.resumed, "commands": self.commands, "voided_by": self.voided_by, "other": self.other,
             "first_seq": self.first_seq, "last_seq": self.last_seq,
         }
 
@@ -122,10 +124,44 @@ _APPLY = {
 }
 
 
+# The daemon writes an input's own record first and the table's records for it right after,
+# in the same commit: a round's records are attributed to the input record before them.
+INPUT_KINDS = (R.COMMAND, R.DEVICE, "timer_expired", R.DAEMON_STARTED)
+
+
 def fold_rounds(records: Iterable[Record]) -> dict[int, RoundView]:
-    """Round number -> its view, for every record that names a round."""
+    """Round number -> its view, for every record that names a round. Input records among
+    `records` (kinds INPUT_KINDS) say who gave each command that touched a round."""
     views: dict[int, RoundView] = {}
+    given: dict | None = None  # the command of the last input record, with who gave it
+    touched: set[int] = set()  # rounds already credited with it
     for record in records:
-        if record.round is not None:
-            views.setdefault(record.round, RoundView(record.round)).apply(record)
+        if record.round is None:
+            if record.kind in INPUT_KINDS:
+                given, touched = command_given(record), set()
+            continue
+        view = views.setdefault(record.round, RoundView(record.round))
+        view.apply(record)
+        if given is not None:
+            if record.round not in touched:
+                touched.add(record.round)
+                view.commands.append(given)
+            if record.kind == R.VOID:
+                view.voided_by = given["by"]
     return views
+
+
+def command_given(record: Record) -> dict | None:
+    """{"seq", "command", "by"} for a command from the socket or the panel (its record names
+    who gave it: `by`); None for any other input."""
+    if record.kind not in (R.COMMAND, R.DEVICE) or '"by"' not in record.payload_text:
+        return None
+    payload = record.payload
+    by = payload.get("by")
+    if not isinstance(by, dict):
+        return None
+    if record.kind == R.COMMAND:
+        name = payload.get("name")
+    else:
+        name = payload.get("command") or (f"supervisor key {by['key']}" if "key" in by else None)
+    return {"seq": record.seq, "command": name, "by": by}

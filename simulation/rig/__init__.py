@@ -11,7 +11,7 @@ acting as the dealer. Used by tests/hil, `tablectl demo` and bench/. This API is
 Construction (nothing starts until start() / `with`):
     Rig(game="fortune6", *, seed=1, decks=None, cards=None, cut_card=None, config=None,
         directory=None, notify=True, watchdog_usec=None, absent=(), log_format="json", keep=False,
-        sim_args=None)
+        nofile=None, stdout_pipe=False, daemon_module="cli.run", sim_args=None)
       seed      the shoe's shuffle (and the seeds of later shoes/decks the rig loads)
       cards     a scripted shoe instead: cards in draw order ("9h 8d As" or a list)
       cut_card  the cut card lies after this card (default: 60 cards before the end of a
@@ -23,6 +23,9 @@ Construction (nothing starts until start() / `with`):
       absent    devices whose simulator is not started (start it later with start_sim(kind));
                 start() then does not wait for READY
       keep      leave the temp dir (config, journal, logs *.out/*.err) behind for a look
+      nofile    the daemon's RLIMIT_NOFILE (soft and hard), as LimitNOFILE= would set it
+      stdout_pipe  the daemon's log goes to a pipe the test reads (rig.daemon.child.proc.stdout)
+      daemon_module  the module run as the daemon (`python -m`): a test's wrapper may plant a fault
       sim_args  more arguments for a simulator, e.g. {"shoe": ["--key-file", path]}
 
 Processes (every one stopped by its own PID; nothing else is ever signalled):
@@ -56,7 +59,7 @@ Observing:
     send(cmd, **fields) -> reply       status() -> the table's snapshot + "daemon" (links, ready, timers)
     events: EventStream                mark(), find(name, after=, **fields), wait_for(name, after=, **fields), since(mark)
     lamps() -> {name: pattern}         wait_lamps(expected=None) (default: the daemon's picture)
-    notify: NotifyListener             .messages, .receive(timeout), .wait_for(predicate, timeout)
+    notify: NotifyListener             .messages, .receive(timeout), .wait_for(predicate, timeout), .wait_for_or_none(...)
     records(since=0) -> [Record]       recall(last=10) -> [RoundView]     verify() -> VerifyReport
     wait_until(condition, timeout, what)
 

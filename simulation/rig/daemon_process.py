@@ -1,5 +1,6 @@
 """A real `tablectl run` process (python -m cli.run) started by the rig, with
-NOTIFY_SOCKET (and WATCHDOG_USEC when asked) pointing at the rig's listener."""
+NOTIFY_SOCKET (and WATCHDOG_USEC when asked) pointing at the rig's listener, and
+optionally a lower RLIMIT_NOFILE (as systemd's LimitNOFILE= would set)."""
 from __future__ import annotations
 
 import time
@@ -14,7 +15,8 @@ READY_WAIT = 30.0
 
 class DaemonProcess:
     def __init__(self, config_path: Path, directory: Path, socket_path: str, *, notify: NotifyListener | None,
-                 watchdog_usec: int | None = None, log_format: str = "json", env: dict | None = None) -> None:
+                 watchdog_usec: int | None = None, log_format: str = "json", env: dict | None = None,
+                 nofile: int | None = None, stdout_pipe: bool = False, module: str = "cli.run") -> None:
         self.socket_path = socket_path
         self.notify = notify
         extra = dict(env or {})
@@ -23,8 +25,10 @@ class DaemonProcess:
             if watchdog_usec is not None:
                 extra["WATCHDOG_USEC"] = str(watchdog_usec)
         self.mark = len(notify.messages) if notify is not None else 0  # messages from this process on
-        self.child = Child("daemon", python_module("cli.run", "--config", str(config_path),
-                                                   "--log-format", log_format), directory, child_env(**extra))
+        argv = python_module(module, "--config", str(config_path), "--log-format", log_format)
+        if nofile is not None:  # util-linux's prlimit sets the limit and execs: the PID stays the daemon's
+            argv = ["prlimit", f"--nofile={nofile}:{nofile}", "--", *argv]
+        self.child = Child("daemon", argv, directory, child_env(**extra), stdout_pipe=stdout_pipe)
 
     @property
     def pid(self) -> int:

@@ -61,8 +61,11 @@ class DealerMixin:
         """Until the daemon has handled the card with draw counter `counter`. Equal, not "at
         least": after a reboot that lost the shoe's count the daemon's last counter (from before)
         is higher than the new cards' until it has handled one of them."""
-        self.wait_until(lambda: self.status()["daemon"]["last_draw_counter"] == counter, timeout,
-                        f"the daemon to handle card {counter}")
+        def handled() -> bool:  # and journaled: while the journal waits, status shows the table in memory
+            daemon = self.status()["daemon"]
+            return daemon["last_draw_counter"] == counter and not daemon["journal"]["waiting"]
+
+        self.wait_until(handled, timeout, f"the daemon to handle card {counter}")
 
     def fault(self, kind: str, **fields) -> dict:
         """A shoe fault (firmware_bridge/sim: unplug, replug, reboot, door_open, foreign, ...)."""

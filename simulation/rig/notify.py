@@ -117,6 +117,15 @@ class NotifyListener:
             if predicate(message):
                 return seen
 
+    def wait_for_or_none(self, predicate, timeout: float) -> NotifyMessage | None:
+        """The first message from the cursor on that `predicate` accepts, or None when none has
+        come within `timeout` (the cursor then rests after the messages looked at)."""
+        deadline = time.monotonic() + timeout
+        while (message := self.receive(max(0.0, deadline - time.monotonic()))) is not None:
+            if predicate(message):
+                return message
+        return None
+
     def close(self) -> None:
         self._running = False
         self._thread.join(5.0)

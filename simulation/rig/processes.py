@@ -17,7 +17,9 @@ class RigError(RuntimeError):
 class Child:
     """One child process, its stdout and stderr in files under the rig's directory."""
 
-    def __init__(self, name: str, argv: list[str], directory: Path, env: dict | None = None) -> None:
+    def __init__(self, name: str, argv: list[str], directory: Path, env: dict | None = None,
+                 stdout_pipe: bool = False) -> None:
+        """stdout_pipe: stdout is a pipe the caller reads (`proc.stdout`) instead of a file."""
         self.name = name
         self.argv = argv
         self.stdout_path = directory / f"{name}.out"
@@ -25,7 +27,8 @@ class Child:
         with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
             # its own session: a Ctrl-C at the terminal (SIGINT to the foreground process group)
             # reaches only the one who started it, which stops it by PID in its own order
-            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE if stdout_pipe else out, stderr=err,
                                          env=env if env is not None else child_env(), start_new_session=True)
         self.pid = self.proc.pid
 

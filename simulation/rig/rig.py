@@ -34,6 +34,7 @@ class Rig(DealerMixin):
                  cards: list[str] | str | None = None, cut_card: int | None = None, config: dict | None = None,
                  directory: str | Path | None = None, notify: bool = True, watchdog_usec: int | None = None,
                  absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False,
+                 nofile: int | None = None, stdout_pipe: bool = False, daemon_module: str = "cli.run",
                  sim_args: dict[str, list[str]] | None = None) -> None:
         self.game = game
         spec = get_game(game)
@@ -50,6 +51,7 @@ class Rig(DealerMixin):
         self.dir.mkdir(parents=True, exist_ok=True)
         self.notify_wanted, self.watchdog_usec = notify, watchdog_usec
         self.absent, self.log_format, self.keep = tuple(absent), log_format, keep
+        self.nofile, self.stdout_pipe, self.daemon_module = nofile, stdout_pipe, daemon_module
         self.sim_args = {kind: list(args) for kind, args in (sim_args or {}).items()}
         self.sims: dict[str, Sim] = {}
         self.notify: NotifyListener | None = None
@@ -58,7 +60,7 @@ class Rig(DealerMixin):
         self._client: ControlClient | None = None
         self._shoe_used = False
         self.config_path = self.dir / "tablectl.toml"
-        self.journal_path = self.dir / "journal.sqlite"
+        self.journal_path = Path(self.overrides.get("journal", {}).get("path", self.dir / "journal.sqlite"))
         self.socket_path = str(self.dir / "control.sock")
 
     # ------------------------------------------------------------ start and stop
@@ -99,7 +101,8 @@ class Rig(DealerMixin):
         if self.daemon is not None and self.daemon.child.running:
             raise RigError(f"the daemon is already running (pid {self.daemon.pid})")
         self.daemon = DaemonProcess(self.config_path, self.dir, self.socket_path, notify=self.notify,
-                                    watchdog_usec=self.watchdog_usec, log_format=self.log_format)
+                                    watchdog_usec=self.watchdog_usec, log_format=self.log_format, nofile=self.nofile,
+                                    stdout_pipe=self.stdout_pipe, module=self.daemon_module)
         if wait_ready:
             self.daemon.wait_ready()
         self.connect()

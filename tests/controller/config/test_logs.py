@@ -1,14 +1,16 @@
 """controller.logs: JSON lines by default, a console format for people, stdlib loggers routed
 through the same renderer, the level filter, and clear errors for a bad format or level."""
+import errno
 import io
 import json
 import logging
+import os
 
 import pytest
 import structlog
 
 from controller.config import default_config
-from controller.logs import configure_logging, reset_logging
+from controller.logs import configure_logging, output_state, reset_logging
 
 
 @pytest.fixture
@@ -89,3 +91,50 @@ def test_reset_logging_undoes_it(stream):
     logging.getLogger("x").warning("not ours any more")
     assert stream.getvalue() == ""
     assert not [h for h in logging.getLogger().handlers if h.get_name() == "tablectl"]
+
+
+def test_a_broken_pipe_drops_and_counts_lines_and_says_so_once_on_stderr(capfd):
+    """`tablectl run | head -2`: a real pipe whose reader has gone."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "w") as broken:
+        configure_logging("json", "info", broken)
+        try:
+            log = structlog.get_logger("daemon")
+            for n in range(3):
+                log.info("round_opened", round=n)  # raises nothing
+            logging.getLogger("transitions").warning("a stdlib line")
+            assert output_state() == {"dropped": 4, "broken": "BrokenPipeError: [Errno 32] Broken pipe"}
+        finally:
+            reset_logging()
+    err = capfd.readouterr().err
+    assert err.count("log output broken") == 1 and err.startswith("tablectl: log output broken (BrokenPipeError")
+
+
+class FullThenFreed(io.StringIO):
+    """A stream that refuses writes (ENOSPC) until `full` is cleared."""
+    full = True
+
+    def write(self, text):
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(text)
+
+
+def test_an_output_that_works_again_is_written_to_again_and_that_is_said(capfd):
+    stream = FullThenFreed()
+    configure_logging("json", "info", stream)
+    try:
+        log = structlog.get_logger("daemon")
+        log.info("lost_one")
+        log.info("lost_two")
+        stream.full = False
+        log.info("written")
+        assert output_state() == {"dropped": 2, "broken": None}
+    finally:
+        reset_logging()
+    assert [line["event"] for line in lines(stream)] == ["written"]
+    err = capfd.readouterr().err.splitlines()
+    assert err == ["tablectl: log output broken (OSError: [Errno 28] No space left on device): log lines are dropped "
+                   "and counted (tablectl status: daemon.log)",
+                   "tablectl: log output works again; 2 lines were dropped so far"]

@@ -64,6 +64,7 @@ def test_parse_request_gives_typed_commands():
 def test_the_socket_takes_exactly_the_tables_commands():
     """One vocabulary: what the socket validates is what controller/table handles."""
     from controller.control import COMMANDS
+    from controller.control.protocol import DAEMON_COMMANDS
     from controller.table.inputs import COMMANDS as TABLE_COMMANDS
 
-    assert set(COMMANDS) == set(TABLE_COMMANDS) | {"subscribe"}
+    assert set(COMMANDS) == set(TABLE_COMMANDS) | {"subscribe"} | DAEMON_COMMANDS

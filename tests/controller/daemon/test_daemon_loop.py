@@ -20,7 +20,8 @@ def test_each_input_is_journaled_first_then_the_records_of_its_effects(loop_rig)
     loop_rig.press("new_shoe")
     records = loop_rig.records()
     assert [r.kind for r in records] == ["device", "shoe"]
-    assert records[0].payload == {"device": "panel", "event": "ButtonPressed", "button": 5, "command": "new_shoe"}
+    assert records[0].payload == {"device": "panel", "event": "ButtonPressed", "button": 5, "command": "new_shoe",
+                                  "by": {"source": "panel", "button": 5}}
     assert records[1].payload["event"] == "new"
     loop_rig.press("place_bets")
     loop_rig.press("no_more_bets")

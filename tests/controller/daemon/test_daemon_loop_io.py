@@ -1,6 +1,8 @@
 """The loop with its real neighbours: the control socket (a real ControlServer and clients on a
 Unix socket, the loop running its own inbox), systemd's notify socket (a real datagram
 socket), and a journal another connection holds locked."""
+import os
+import pwd
 import sqlite3
 import threading
 
@@ -41,7 +43,9 @@ def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_
     assert status["daemon"]["journal"]["records"] == 3 and status["daemon"]["ready"] is False
     kinds = [(r.kind, r.payload.get("name")) for r in rig.records()]
     assert kinds == [("command", "place_bets"), ("command", "new_shoe"), ("shoe", None)]
-    assert rig.records()[0].payload == {"name": "place_bets", "args": {}, "source": "socket", "client": 1}
+    assert rig.records()[0].payload == {"name": "place_bets", "args": {}, "source": "socket", "client": 1,
+                                        "by": {"source": "socket", "uid": os.getuid(), "user": pwd.getpwuid(os.getuid()).pw_name,
+                                               "pid": os.getpid()}}
 
 
 def test_ready_once_every_device_is_up_and_status_lines_follow(tmp_path, notify):

@@ -7,14 +7,12 @@ as root; skipped, saying why, where mount is not allowed), and SQLite's own max_
 (no mount needed, runs everywhere: SQLite reports SQLITE_FULL exactly as for ENOSPC)."""
 from __future__ import annotations
 
-import errno
 import os
-import subprocess
-import tempfile
 
 import pytest
 
 from controller.journal import Journal, JournalError, JournalFull, read_anchor, verify
+from simulation.rig.full_disk import CannotMount, fill, small_tmpfs
 
 PAD = "x" * 1500  # a record bigger than a card's, so the disk fills in a few appends
 
@@ -22,31 +20,11 @@ PAD = "x" * 1500  # a record bigger than a card's, so the disk fills in a few ap
 @pytest.fixture
 def small_disk():
     """A real 1 MiB tmpfs: writes past it fail with ENOSPC."""
-    mount_point = tempfile.mkdtemp(prefix="tablectl-full-")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs", mount_point],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        os.rmdir(mount_point)
-        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()}); the max_page_count test covers the logic")
     try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", mount_point], check=True)
-        os.rmdir(mount_point)
-
-
-def fill(directory: str) -> str:
-    """Write a filler file until the filesystem says ENOSPC; returns its path."""
-    path = os.path.join(directory, "filler")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        while True:
-            os.write(fd, b"\0" * 4096)
-    except OSError as error:
-        assert error.errno == errno.ENOSPC
-    finally:
-        os.close(fd)
-    return path
+        with small_tmpfs("1m") as mount_point:
+            yield mount_point
+    except CannotMount as error:
+        pytest.skip(f"{error}; the max_page_count test covers the logic")
 
 
 def append_until_full(journal: Journal, batch: int) -> JournalFull:

@@ -14,7 +14,6 @@ import os
 import signal
 import sys
 import tempfile
-import traceback
 
 import pytest
 from journal_history import write_history
@@ -23,42 +22,13 @@ import cli
 import cli.journal
 import cli.recall
 from controller.journal import Journal
+from simulation.rig.other_users import fork_as, read_all
 
 OWNER = GROUP = 64_010  # the daemon's user and group ("tablectl")
 MEMBER, MEMBER_GID = 64_011, 64_011  # an operator: own primary group, tablectl as a supplementary one
 OUTSIDER = 64_012  # a local user outside the group
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as other users")
-
-
-def child(body, uid: int, gid: int, groups: list[int], umask: int = 0o022) -> tuple[int, bytes]:
-    """Fork; in the child drop to uid/gid/groups and run body(write_fd). (pid, read end)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 0
-        try:
-            os.close(read)
-            os.setgroups(groups)
-            os.setgid(gid)
-            os.setuid(uid)
-            os.umask(umask)
-            body(write)
-        except BaseException:  # noqa: BLE001 - reported to the parent through the pipe
-            os.write(write, traceback.format_exc().encode())
-            code = 99
-        finally:
-            os._exit(code)
-    os.close(write)
-    return pid, read
-
-
-def read_all(fd: int) -> str:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    return b"".join(chunks).decode()
 
 
 def tablectl_as(uid: int, gid: int, groups: list[int], *argv: str) -> tuple[int, str, str]:
@@ -69,7 +39,7 @@ def tablectl_as(uid: int, gid: int, groups: list[int], *argv: str) -> tuple[int,
         code = cli.main(list(argv))
         os.write(write, f"{code}\0{out.getvalue()}\0{err.getvalue()}".encode())
 
-    pid, read = child(body, uid, gid, groups)
+    pid, read = fork_as(uid, gid, groups, body)
     text = read_all(read)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, text
@@ -96,7 +66,7 @@ class Daemon:
 
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])  # the child inherits it blocked
         try:
-            self.pid, self._read = child(body, OWNER, GROUP, [], umask=0o027)
+            self.pid, self._read = fork_as(OWNER, GROUP, [], body, umask=0o027)
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
         assert os.read(self._read, 6) == b"ready\n"
@@ -243,7 +213,7 @@ def test_a_reader_without_the_daemon_notices_when_the_file_changes_under_it(stat
         except JournalError as error:
             os.write(write, str(error).encode())
 
-    pid, read = child(body, MEMBER, MEMBER_GID, [GROUP])
+    pid, read = fork_as(MEMBER, MEMBER_GID, [GROUP], body)
     assert os.read(read, 7) == b"opened\n"
     with Journal(path) as journal:  # the daemon (here: root) starts, writes and checkpoints
         journal.append("daemon_started", {"pid": os.getpid()})

@@ -257,7 +257,8 @@ def test_lamp_groups():
 def test_the_demo_directory_is_cleared_of_the_last_demo_locked_and_else_temporary(tmp_path):
     wanted = tmp_path / "demo"
     wanted.mkdir()
-    for name in ("journal.sqlite", "journal.sqlite-wal", "tablectl.toml", "daemon.err", "sim-shoe.out", "notes.txt"):
+    for name in ("journal.sqlite", "journal.sqlite-wal", "journal.sqlite.anchor", "tablectl.toml", "daemon.err", "sim-shoe.out",
+                 "notes.txt"):
         (wanted / name).write_text("the last demo's")
     with demo_directory(wanted) as (directory, why_not):
         assert (directory, why_not) == (wanted, "")
