@@ -40,20 +40,12 @@ def test_edge_follows_the_table_from_the_shoe_in_play(rig):
     for _ in range(4):
         assert rig.play_round()["event"] == "result"
     rounds_after = 8
-    edge = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from cli import main; sys.exit(main())", "edge", "--config",
-         str(rig.config_path), "--json", "--count", str(1 + 4 + rounds_after), "--alert-margin", "0.5%"],
-        cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    def deal():
         for _ in range(rounds_after):
             assert rig.play_round()["event"] == "result"
-        out, err = edge.communicate(timeout=120)
-    finally:
-        if edge.poll() is None:
-            edge.kill()
-            edge.wait()
-    assert edge.returncode == 0, err
-    lines = [json.loads(line) for line in out.splitlines()]
+
+    lines, err = edge_while("--config", str(rig.config_path), "--count", str(1 + 4 + rounds_after),
+                            "--alert-margin", "0.5%", during=deal)
     assert [line["round"] for line in lines] == [None] + list(range(1, 13))
     records = rig.records()
     for line in lines:
@@ -72,6 +64,22 @@ def test_edge_follows_the_table_from_the_shoe_in_play(rig):
     assert warnings[0]["level"] == "warning" and warnings[0]["round"] == alerted[0]["round"]
 
 
+def edge_while(*args, during):
+    """`tablectl edge --json ARGS` as a process while `during()` runs: its lines and stderr."""
+    edge = subprocess.Popen([sys.executable, "-c", "import sys; from cli import main; sys.exit(main())", "edge",
+                             "--json", *args], cwd=ROOT, env=child_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        during()
+        out, err = edge.communicate(timeout=120)
+    finally:
+        if edge.poll() is None:
+            edge.kill()
+            edge.wait()
+    assert edge.returncode == 0, err
+    return [json.loads(line) for line in out.splitlines()], err
+
+
 def _shoe_start(records):
     return max(r.seq for r in records if r.kind == "shoe" and r.payload.get("event") == "new")
 
@@ -82,11 +90,7 @@ def test_edge_started_before_the_daemon_waits_for_its_journal(tmp_path):
     from controller.journal import Journal
 
     journal_path, socket_path = tmp_path / "journal.sqlite", tmp_path / "control.sock"
-    edge = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from cli import main; sys.exit(main())", "edge", "--journal",
-         str(journal_path), "--socket", str(socket_path), "--json", "--count", "2"],
-        cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    def write():
         with Journal(journal_path) as journal:
             journal.append("daemon_started", {"game": "fafa4", "decks": 6})
             journal.append("shoe", {"event": "new", "shoe": 1})
@@ -94,13 +98,8 @@ def test_edge_started_before_the_daemon_waits_for_its_journal(tmp_path):
             for text in ("4-gold", "4-fire", "4-wood", "4-water"):
                 journal.append("card", {"round": 1, "card": text, "status": "dealt"})
             journal.append("settled", {"round": 1})
-            out, err = edge.communicate(timeout=60)
-    finally:
-        if edge.poll() is None:
-            edge.kill()
-            edge.wait()
-    assert edge.returncode == 0, err
-    lines = [json.loads(line) for line in out.splitlines()]
+
+    lines, _ = edge_while("--journal", str(journal_path), "--socket", str(socket_path), "--count", "2", during=write)
     assert [(line["game"], line["decks"], line["round"], line["cards_left"]) for line in lines] == [
         ("fafa4", 6, None, 390), ("fafa4", 6, 1, 386)]
     expected = live_edge("fafa4", 6, [parse_card(t) for t in ("4-gold", "4-fire", "4-wood", "4-water")])
