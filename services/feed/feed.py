@@ -44,6 +44,7 @@ STATUS_EVERY_S = 5.0  # the status line is refreshed this often while anything c
 OUTAGE_LOG_EVERY_S = 60.0
 RETRY_REFUSED_S = 5.0  # a message the broker refused (PUBACK with an error) is sent again after this
 FOLLOW_POLL_S = 0.25
+FOLLOW_QUEUE = 2  # batches read ahead of the sender (each at most follow.BATCH records)
 REPLAY_CHUNK = 500  # records sent again per pass of the feed's loop
 
 
@@ -100,10 +101,11 @@ class Feed:
         log.info("feed_started", journal=self.config.journal.path, broker=self.link.settings.url,
                  topics=self.topics.topic("#"), cursor=self.window.acked.seq)
         self.link.start()
-        # The follower runs on a thread of its own and hands items over through a bounded
-        # queue: this thread wakes at least every 0.1 s for the cursor, status and replays,
-        # and a full window holds the follower back (it reads no further than it may send).
-        items: queue.Queue[Record | Link] = queue.Queue(maxsize=self.window.limit)
+        # The follower runs on a thread of its own and hands batches of records over through a
+        # queue of FOLLOW_QUEUE batches: this thread wakes at least every 0.1 s for the cursor,
+        # status and replays, and a full window holds the follower back (it reads no further
+        # than it may send), so the feed's memory stays the same however long the backlog.
+        items: queue.Queue[list[Record] | Link] = queue.Queue(maxsize=FOLLOW_QUEUE)
         follower = threading.Thread(target=self._follow, args=(items, stop), name="follow", daemon=True)
         follower.start()
         try:
@@ -116,14 +118,15 @@ class Feed:
                 if isinstance(item, Link):
                     self._daemon_link(item)
                 else:
-                    self._send(item, stop)
+                    for record in item:
+                        self._send(record, stop)
                 self._housekeeping()
         finally:
             follower.join(5.0)
             self.close()
 
     def _follow(self, items: queue.Queue, stop: threading.Event) -> None:
-        for item in self.follower.items(stop):
+        for item in self.follower.batches(stop):
             while not stop.is_set():
                 try:
                     items.put(item, timeout=0.25)
