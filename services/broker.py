@@ -31,6 +31,7 @@ KEEPALIVE_S = 30
 RETRY_MIN_S, RETRY_MAX_S = 0.25, 10.0
 SESSION_EXPIRY_S = 7 * 24 * 3600  # the broker keeps a session (and its queue) this long while away
 LOOP_TIMEOUT_S = 0.05
+MQTT_MAX_PACKET_BYTES = 268_435_455  # the protocol's largest packet, unless the broker says less
 
 
 class BrokerError(ValueError):
@@ -141,6 +142,7 @@ class BrokerLink:
         self._closed: str | None = None  # the broker's DISCONNECT gave this reason
         self._paho_error: str | None = None  # what paho logged when the socket failed (a TLS alert)
         self.generation = 0  # connections made so far: a message id means something only within one
+        self.max_packet_bytes = MQTT_MAX_PACKET_BYTES  # the broker's Maximum Packet Size (its CONNACK), if smaller
         self._thread: threading.Thread | None = None
         self.client = self._client(will, manual_ack, max_inflight)
 
@@ -225,6 +227,7 @@ class BrokerLink:
         if not succeeded(reason):
             self._refusal = connect_failure_words(reason)
             return
+        self.max_packet_bytes = getattr(properties, "MaximumPacketSize", None) or MQTT_MAX_PACKET_BYTES
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
         self.generation += 1

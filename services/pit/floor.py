@@ -2,10 +2,13 @@
 in sequence order (as they join its verified chain) and from its feed's status line."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.journal import Record
+
+PAYLOAD_READ = frozenset(("round_opened", "result", "void", "shoe", "irregularity", "daemon_started"))
 
 
 @dataclass
@@ -29,7 +32,9 @@ class TableView:
     table_seq: int = 0  # the table's last journal record, as its feed last reported
 
     def apply(self, record: Record) -> None:
-        kind, p = record.kind, record.payload
+        kind = record.kind
+        # most records (cards, devices) change nothing here but the count: no payload parsed for them
+        p: Mapping[str, Any] = record.payload if kind in PAYLOAD_READ else {}
         if kind == "round_opened":
             self.round, self.round_state, self.game = record.round, "betting", p.get("game") or self.game
             self.shoe = p.get("shoe", self.shoe)

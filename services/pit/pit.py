@@ -13,7 +13,6 @@ asked for again on the table's `replay` topic.
 """
 from __future__ import annotations
 
-import json
 import queue
 import threading
 import time
@@ -24,12 +23,13 @@ import structlog
 
 from services.broker import BrokerLink, BrokerSettings
 from services.feed.messages import encode, split_topic
+from services.pit.decode import Arrival, NotOurs, parse, records_of
 from services.pit.floor import TableView
-from services.pit.store import Alarm, NotOurs, PitStore, record_from_message, utc_now
+from services.pit.store import Alarm, PitStore, utc_now
 
 log = structlog.get_logger("pit")
 
-BATCH_MAX = 5000  # messages committed (and acknowledged) together at most
+BATCH_RECORDS = 5000  # records committed (and their messages acknowledged) together, about
 REPLAY_AFTER_S = 2.0  # records missing this long are asked for again
 REPLAY_EVERY_S = 5.0  # and again this often while they stay missing
 Emit = Callable[[dict], None]
@@ -68,19 +68,20 @@ class Pit:
             self.close()
 
     def step(self, timeout: float) -> int:
-        """Take what arrived (waiting up to `timeout`), commit it, acknowledge it; returns how many."""
+        """Take what arrived (waiting up to `timeout`), commit it, acknowledge it; returns how
+        many messages."""
         try:
             batch = [self.inbox.get(timeout=timeout)]
         except queue.Empty:
             self._ask_for_missing()
             return 0
-        while len(batch) < BATCH_MAX:
+        records = self._handle(batch[0][1])
+        while records < BATCH_RECORDS:
             try:
                 batch.append(self.inbox.get_nowait())
             except queue.Empty:
                 break
-        for _, message in batch:
-            self._handle(message)
+            records += self._handle(batch[-1][1])
         self.store.commit()
         for generation, message in batch:
             # a message of an earlier connection is redelivered by the session: its id is stale
@@ -90,29 +91,37 @@ class Pit:
         self._ask_for_missing()
         return len(batch)
 
-    def _handle(self, message: Any) -> None:
+    def _handle(self, message: Any) -> int:
+        """Store and check what the message holds; how many records it held."""
         where = split_topic(message.topic, self.prefix)
         try:
             if where is None:
                 raise NotOurs("not a topic of ours (PREFIX/SITE/TABLE/record or status)")
-            try:
-                body = json.loads(message.payload)
-            except ValueError as error:
-                raise NotOurs(f"not JSON ({error})") from None
+            body = parse(message.payload)
             if not isinstance(body, dict) or body.get("site") != where[0] or body.get("table") != where[1]:
                 raise NotOurs("not a JSON object naming the site and table of its topic")
             table = f"{where[0]}/{where[1]}"
-            if where[2] == "record":
-                self._record(table, record_from_message(body))
-            else:
+            if where[2] != "record":
                 self._status(table, body)
+                return 0
+            arrivals = records_of(body, message.payload)
         except NotOurs as error:
-            self.ignored += 1
-            log.warning("message_ignored", topic=message.topic, reason=str(error),
-                        payload=bytes(message.payload[:120]).decode(errors="replace"), ignored=self.ignored)
+            self._ignored(message, str(error))
+            return 0
+        for arrival in arrivals:
+            if isinstance(arrival, NotOurs):
+                self._ignored(message, str(arrival))
+            else:
+                self._record(table, arrival)
+        return len(arrivals)
 
-    def _record(self, table: str, record: Any) -> None:
-        outcome = self.store.add(table, record)
+    def _ignored(self, message: Any, reason: str) -> None:
+        self.ignored += 1
+        log.warning("message_ignored", topic=message.topic, reason=reason,
+                    payload=bytes(message.payload[:120]).decode(errors="replace"), ignored=self.ignored)
+
+    def _record(self, table: str, arrival: Arrival) -> None:
+        outcome = self.store.add(table, arrival.record, arrival.hash_ok)
         view = self._view(table)
         for joined in outcome.in_order:
             view.apply(joined)

@@ -110,6 +110,7 @@ def test_configurations_that_cannot_work_are_refused_with_the_key_named(tmp_path
         ({"prefix": "a/+/b"}, "feed.prefix: expected topic levels"),
         ({"insecure": "yes"}, "feed.insecure: expected true or false"),
         ({"brokr": "x"}, "feed.brokr: unknown key"),
+        ({"records_per_message": 0}, "feed.records_per_message: expected an integer from 1 to 1000"),
     ]
     for section, message in cases:
         with pytest.raises(ConfigError) as error:
