@@ -130,7 +130,7 @@ class BrokerLink:
     def __init__(self, settings: BrokerSettings, *, info: LogFn, warn: LogFn,
                  on_up: Callable[[bool], None] | None = None, on_down: Callable[[str], None] | None = None,
                  will: tuple[str, bytes] | None = None, subscriptions: Sequence[str] = (),
-                 manual_ack: bool = False, max_inflight: int = 1000) -> None:
+                 manual_ack: bool = False, max_inflight: int = 1000, receive_maximum: int = 65535) -> None:
         self.settings = settings
         self.tls, self.host, self.port = settings.check()
         self.info, self.warn = info, warn
@@ -141,6 +141,7 @@ class BrokerLink:
         self._refusal: str | None = None  # the broker's CONNACK said no
         self._closed: str | None = None  # the broker's DISCONNECT gave this reason
         self._paho_error: str | None = None  # what paho logged when the socket failed (a TLS alert)
+        self.receive_maximum = receive_maximum  # QoS 1 messages the broker may send us unacknowledged
         self.generation = 0  # connections made so far: a message id means something only within one
         self.max_packet_bytes = MQTT_MAX_PACKET_BYTES  # the broker's Maximum Packet Size (its CONNACK), if smaller
         self._thread: threading.Thread | None = None
@@ -201,7 +202,7 @@ class BrokerLink:
     def _connect(self, first: bool) -> str | None:
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_EXPIRY_S
-        properties.ReceiveMaximum = 65535
+        properties.ReceiveMaximum = self.receive_maximum
         try:
             if first:
                 self.client.connect(self.host, self.port, KEEPALIVE_S, clean_start=False, properties=properties)

@@ -29,6 +29,7 @@ from services.pit.store import Alarm, PitStore, utc_now
 
 log = structlog.get_logger("pit")
 
+INBOX_MESSAGES = 200  # messages received and not yet stored at most (the pit's memory); also our MQTT Receive Maximum
 BATCH_RECORDS = 5000  # records committed (and their messages acknowledged) together, about
 REPLAY_AFTER_S = 2.0  # records missing this long are asked for again
 REPLAY_EVERY_S = 5.0  # and again this often while they stay missing
@@ -41,15 +42,30 @@ class Pit:
         self.store = PitStore(db_path)
         self.emit = emit or (lambda line: None)
         self.views: dict[str, TableView] = {}
-        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.inbox: queue.Queue[Any] = queue.Queue(maxsize=INBOX_MESSAGES)
         self.link = BrokerLink(settings, info=log.info, warn=log.warning, on_up=self._up,
-                               subscriptions=[f"{prefix}/+/+/record", f"{prefix}/+/+/status"], manual_ack=True)
-        self.link.client.on_message = lambda client, userdata, message: self.inbox.put((self.link.generation, message))
+                               subscriptions=[f"{prefix}/+/+/record", f"{prefix}/+/+/status"], manual_ack=True,
+                               receive_maximum=INBOX_MESSAGES)
+        self.link.client.on_message = self._arrived
         self.changed: set[str] = set()
         self.ignored = 0
         self._emitted: dict[str, dict] = {}
         self._missing: dict[str, tuple[tuple[int, int], float, float]] = {}  # table -> (range, first seen, last asked)
         self._rebuild_views()
+
+    def _arrived(self, client: Any, userdata: Any, message: Any) -> None:
+        """On the network thread: into the inbox, waiting while it is full. The broker should
+        send no more than our Receive Maximum unacknowledged, but not every one keeps to it
+        (Mosquitto 2.0.11 sends more after each acknowledgement): waiting here holds the rest
+        back in the broker's queue (TCP's flow control) and keeps the pit's memory bounded."""
+        item = (self.link.generation, message)
+        while not self.link.stop_event.is_set():
+            try:
+                self.inbox.put(item, timeout=0.25)
+                return
+            except queue.Full:
+                continue
+        # stopping: not acknowledged, so the broker sends it again to the next session
 
     def _up(self, session_present: bool) -> None:
         log.info("broker_connected", broker=self.link.settings.url, session_present=session_present,
