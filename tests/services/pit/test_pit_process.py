@@ -8,27 +8,15 @@ import sqlite3
 import subprocess
 import sys
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from controller.journal import Journal
 from services.pit import PitStore
-from simulation.floor import PitProcess, wait_until
+from simulation.floor import PitProcess, publish, wait_until
 from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 
 needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason)
 WAIT = 30
-
-
-def publish(port, items):
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv5)
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    for topic, payload in items:
-        client.publish(topic, payload, qos=1).wait_for_publish(WAIT)
-    client.loop_stop()
-    client.disconnect()
 
 
 def pit_cli(*args):
