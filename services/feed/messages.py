@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from controller.config.schema import topic_level
 from controller.journal import Record, RoundView
 from controller.journal.records import json_string
@@ -74,9 +76,14 @@ def _envelope(topics: Topics) -> str:
 
 def _record_fields(record: Record) -> str:
     """The fields of `record.to_json()` as JSON text (no braces), the payload's stored text
-    spliced in (it is the canonical JSON of an object: `Record.payload` refuses it otherwise,
-    naming the record), not parsed and written again."""
-    record.payload  # noqa: B018 -- DamagedRecord for a payload that is not a JSON object
+    spliced in, not parsed and written again: it is the canonical JSON of an object, or
+    `Record.payload` refuses it (DamagedRecord, naming the record), as `to_json` would."""
+    try:
+        is_object = type(orjson.loads(record.payload_text)) is dict  # the quick look
+    except orjson.JSONDecodeError:
+        is_object = False
+    if not is_object:
+        record.payload  # noqa: B018 -- json decides: DamagedRecord unless it reads an object
     return (f'"seq":{record.seq},"at":{json_string(record.at)},"mono_ns":{record.mono_ns},'
             f'"kind":{json_string(record.kind)},"round":{"null" if record.round is None else record.round},'
             f'"payload":{record.payload_text},"prev_hash":{json_string(record.prev_hash)},"hash":{json_string(record.hash)}')

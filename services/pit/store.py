@@ -157,6 +157,8 @@ class PitStore:
 
     def _cascade(self, table: str, chain: Chain, outcome: Outcome) -> None:
         """Records stored earlier that now follow on: check them in order."""
+        if not chain.pending and not chain.gaps:
+            return  # records arriving in order: nothing waits
         while chain.through + 1 in chain.pending:
             record = chain.pending.pop(chain.through + 1)
             checked = "bad_hash" if record.hash != record.expected_hash() else None
