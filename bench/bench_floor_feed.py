@@ -109,11 +109,15 @@ def run_feeds(work: Path, journals: list[Path], tls: bool) -> None:
                 expected += conn.execute("SELECT count(*) FROM records").fetchone()[0]
         started = time.monotonic()
         feeds = [FeedProcess(work, config, name=f"feed-{n}") for n, config in enumerate(configs, 1)]
-        while pit_count(db) < expected:
+        first: tuple[float, int] | None = None  # when the first records were seen at the pit, and how many
+        while (count := pit_count(db)) < expected:
+            if first is None and count:
+                first = (time.monotonic(), count)
             time.sleep(0.05)
             if time.monotonic() - started > 1800:
                 raise SystemExit("gave up after 30 min")
         elapsed = time.monotonic() - started
+        sustained = (expected - first[1]) / (time.monotonic() - first[0]) if first else float("nan")
         rss = peak_rss_mib(pit.child.pid)
         feed_rss = max(peak_rss_mib(f.child.pid) for f in feeds)
         cpu = {"feeds": sum(cpu_s(f.child.pid) for f in feeds), "pit": cpu_s(pit.child.pid),
@@ -123,7 +127,8 @@ def run_feeds(work: Path, journals: list[Path], tls: bool) -> None:
         pit.child.stop()
         total = expected
     print(f"feeds={len(journals)} records={total} tls={tls} elapsed={elapsed:.2f}s "
-          f"throughput={total / elapsed:,.0f} records/s (feed start -> all in the pit's database)")
+          f"throughput={total / elapsed:,.0f} records/s (feed start -> all in the pit's database); "
+          f"{sustained:,.0f} records/s from the first records at the pit (the feeds' start-up left out)")
     print(f"pit peak RSS {rss:.1f} MiB; largest feed peak RSS {feed_rss:.1f} MiB")
     print("CPU s per 1,000 records: " + ", ".join(f"{name} {seconds * 1000 / total:.3f}" for name, seconds in cpu.items())
           + f" (the machine's load average at the end: {os.getloadavg()[0]:.1f})")
