@@ -22,7 +22,7 @@ from typing import Any
 import structlog
 
 from services.broker import BrokerLink, BrokerSettings
-from services.feed.messages import encode, split_topic
+from services.feed.messages import REPLAY_MAX, encode, split_topic
 from services.pit.decode import Arrival, NotOurs, parse, records_of
 from services.pit.floor import TableView
 from services.pit.store import Alarm, PitStore, utc_now
@@ -50,7 +50,9 @@ class Pit:
         self.changed: set[str] = set()
         self.ignored = 0
         self._emitted: dict[str, dict] = {}
-        self._missing: dict[str, tuple[tuple[int, int], float, float]] = {}  # table -> (range, first seen, last asked)
+        # table -> (the range missing, first seen, last asked, the end of that request when the feed's
+        # limit (REPLAY_MAX) cut it short, else 0)
+        self._missing: dict[str, tuple[tuple[int, int], float, float, int]] = {}
         self._rebuild_views()
 
     def _arrived(self, client: Any, userdata: Any, message: Any) -> None:
@@ -182,14 +184,17 @@ class Pit:
             if wanted is None:
                 self._missing.pop(table, None)
                 continue
-            seen, first_seen, asked = self._missing.get(table, (wanted, now, 0.0))
+            seen, first_seen, asked, asked_upto = self._missing.get(table, (wanted, now, 0.0, 0))
             if seen[0] != wanted[0]:
                 first_seen = now  # progress: wait again before asking
-            self._missing[table] = (wanted, first_seen, asked)
-            if now - first_seen >= REPLAY_AFTER_S and now - asked >= REPLAY_EVERY_S:
+            self._missing[table] = (wanted, first_seen, asked, asked_upto)
+            # a feed sends at most REPLAY_MAX a request: once those are here, the rest is asked for at once
+            answered = bool(asked_upto) and wanted[0] > asked_upto
+            if answered or (now - first_seen >= REPLAY_AFTER_S and now - asked >= REPLAY_EVERY_S):
                 site, name = table.split("/", 1)
                 self.link.publish(f"{self.prefix}/{site}/{name}/replay", encode({"from": wanted[0], "to": wanted[1]}))
-                self._missing[table] = (wanted, first_seen, now)
+                upto = wanted[0] + REPLAY_MAX - 1
+                self._missing[table] = (wanted, first_seen, now, upto if upto < wanted[1] else 0)
                 log.info("replay_asked", table=table, first=wanted[0], last=wanted[1])
 
     # ------------------------------------------------------------------ startup and end
