@@ -2,7 +2,7 @@
 matches its contents, or why it is not ours.
 
     body = parse(message.payload)                  # NotOurs: not JSON
-    for item in records_of(body, message.payload):  # Arrival(record, hash_ok) or NotOurs, in order
+    for item in records_of(body, message.payload):  # Arrival(record, hash_ok, payload) or NotOurs, in order
         ...
 
 The pit reads every record of the floor, so the JSON work is done the fast way first, with
@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -33,10 +32,10 @@ class NotOurs(ValueError):
     """A message that is not a journal record as the feed sends it."""
 
 
-@dataclass(frozen=True)
-class Arrival:
+class Arrival(NamedTuple):
     record: Record
     hash_ok: bool  # the record's hash matches its contents
+    payload: dict  # the record's payload as read (equal to record.payload when hash_ok), not read again
 
 
 def parse(raw: bytes) -> Any:
@@ -90,7 +89,7 @@ def _read(body: Mapping[str, Any], text: Callable[[Any], str]) -> list[Arrival |
 def _arrival(message: Mapping[str, Any], text: Callable[[Any], str]) -> Arrival:
     record = record_from_message(message, text)
     try:
-        return Arrival(record, record.hash == record.expected_hash())
+        return Arrival(record, record.hash == record.expected_hash(), message["payload"])
     except UnicodeEncodeError:  # a lone surrogate (the journal cannot hold one)
         raise NotOurs("a text in it is not valid Unicode (a lone surrogate)") from None
 

@@ -31,10 +31,11 @@ class TableView:
     alarms: int = 0  # open alarms
     table_seq: int = 0  # the table's last journal record, as its feed last reported
 
-    def apply(self, record: Record) -> None:
+    def apply(self, record: Record, payload: Mapping[str, Any] | None = None) -> None:
+        """Fold the next record in; `payload`: its payload already read, if the caller has it."""
         kind = record.kind
-        # most records (cards, devices) change nothing here but the count: no payload parsed for them
-        p: Mapping[str, Any] = record.payload if kind in PAYLOAD_READ else {}
+        # most records (cards, devices) change nothing here but the count: no payload read for them
+        p: Mapping[str, Any] = {} if kind not in PAYLOAD_READ else record.payload if payload is None else payload
         if kind == "round_opened":
             self.round, self.round_state, self.game = record.round, "betting", p.get("game") or self.game
             self.shoe = p.get("shoe", self.shoe)

@@ -141,8 +141,8 @@ class Pit:
     def _record(self, table: str, arrival: Arrival) -> None:
         outcome = self.store.add(table, arrival.record, arrival.hash_ok)
         view = self._view(table)
-        for joined in outcome.in_order:
-            view.apply(joined)
+        for joined in outcome.in_order:  # this record, and those stored earlier that now follow on
+            view.apply(joined, arrival.payload if joined is arrival.record else None)
         for alarm in outcome.raised:
             view.alarms += 1
             log.error("alarm", **alarm.to_json())

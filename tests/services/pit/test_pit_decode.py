@@ -21,13 +21,17 @@ def records(tmp_path) -> list[Record]:
         return [journal.append("note", {"n": n, "text": "é ✓"}) for n in range(5)]
 
 
+def arrived(record: Record) -> Arrival:
+    return Arrival(record, True, dict(record.payload))
+
+
 def read(raw: bytes) -> list[Arrival | NotOurs]:
     return records_of(parse(raw), raw)
 
 
 def test_one_record_and_a_batch_read_back_as_the_journal_holds_them(records):
-    assert read(record_message(TOPICS, records[0])) == [Arrival(records[0], True)]
-    assert read(records_message(TOPICS, records)) == [Arrival(r, True) for r in records]
+    assert read(record_message(TOPICS, records[0])) == [arrived(records[0])]
+    assert read(records_message(TOPICS, records)) == [arrived(r) for r in records]
     body = json.loads(records_message(TOPICS, records))
     assert set(body) == {"site", "table", "records"}
     assert body["records"] == [r.to_json() for r in records]  # each as `tablectl journal export` writes it
@@ -39,8 +43,8 @@ def test_payloads_the_fast_reading_gets_wrong_are_read_exactly(tmp_path):
         odd = [journal.append("note", {"big": 2**70}), journal.append("note", {"big": -(2**64)}),
                journal.append("note", {"x": 1e16, "y": -0.0, "z": 0.1})]
     for record in odd:
-        assert read(record_message(TOPICS, record)) == [Arrival(record, True)]
-    assert read(records_message(TOPICS, odd)) == [Arrival(r, True) for r in odd]
+        assert read(record_message(TOPICS, record)) == [arrived(record)]
+    assert read(records_message(TOPICS, odd)) == [arrived(r) for r in odd]
 
 
 def test_an_edited_record_is_read_with_its_hash_found_wrong(records):
@@ -56,7 +60,7 @@ def test_what_is_not_a_record_is_named_and_the_rest_of_a_batch_still_counts(reco
     body["records"][1] = {k: v for k, v in body["records"][1].items() if k != "hash"}
     body["records"].append([1, 2])
     arrivals = read(json.dumps(body).encode())
-    assert arrivals[0] == Arrival(records[0], True) and arrivals[2] == Arrival(records[2], True)
+    assert arrivals[0] == arrived(records[0]) and arrivals[2] == arrived(records[2])
     assert [str(a) for a in arrivals if isinstance(a, NotOurs)] == [
         "records[1]: field 'hash' is missing or not str", "records[3]: not a JSON object"]
     for broken in ({"records": []}, {"records": {"seq": 1}}):
