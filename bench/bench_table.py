@@ -20,9 +20,9 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from controller.table import inputs as i  # noqa: E402
-from controller.table.dealer import deal_shoe  # noqa: E402
 from controller.table.table import Table  # noqa: E402
 from games.registry import get_game  # noqa: E402
+from simulation.table_dealer import deal_shoe  # noqa: E402
 
 
 class TimedTable:

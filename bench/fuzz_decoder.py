@@ -8,6 +8,11 @@ Each input is one of:
   corrupted   1-4 valid frames, then 1-3 mutations (bit flip, byte change, insert, delete,
               truncate, repeat a slice, swap bytes)
   payload     a random payload for a random type, or a real payload with 1-2 mutations
+  auth        a recorded authenticated session (protocol 1.1: a shoe's HELLO answer and 12
+              CARDs) attacked the way someone at the line could: one frame's bytes changed
+              and its CRC fixed up, an earlier frame played again, a frame stripped of its MAC,
+              a CARD forged with the expected SEQ and a made-up MAC; fed in random chunks to
+              a fresh host link in the state that recorded it
 Each byte input is decoded twice, with the pure `scan` loop and with a FrameDecoder fed
 in random chunks then flushed; both must agree. Counted as failures:
   crash         any exception (for payloads: anything but UnknownMessageType/MalformedPayload)
@@ -15,7 +20,9 @@ in random chunks then flushed; both must agree. Counted as failures:
                 encoding does not appear whole in the input
   disagreement  the two decodings differ
   lost frame    an untouched input (no mutation) that does not give back all its frames
-A message that unpacks must pack back to the same payload.
+A message that unpacks must pack back to the same payload. For `auth` inputs:
+  auth delivery  the host delivers a message that was never sent, or not the sent ones in
+                 order, each once, up to the first frame the attacker touched
 """
 from __future__ import annotations
 
@@ -26,12 +33,15 @@ import platform
 import random
 import sys
 import time
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern, NakReason  # noqa: E402
 from firmware_bridge.frame import (  # noqa: E402
+    FLAG_AUTH,
+    MAC_SIZE,
     MAX_PAYLOAD,
     SYNC,
     Frame,
@@ -39,6 +49,8 @@ from firmware_bridge.frame import (  # noqa: E402
     encode_frame,
     scan,
 )
+from firmware_bridge.link import Link  # noqa: E402
+from firmware_bridge.link_events import Delivered, SessionRefused, Tampered  # noqa: E402
 from firmware_bridge.messages import (  # noqa: E402
     Button,
     CardRead,
@@ -57,13 +69,16 @@ from firmware_bridge.messages import (  # noqa: E402
     unpack,
 )
 
-KINDS = ("random", "headerish", "corrupted", "payload")
+KINDS = ("random", "headerish", "corrupted", "payload", "auth")
 
 
 def random_frame(rng: random.Random) -> Frame:
+    """Any frame; with FLAG_AUTH (a random flags byte has it half the time) a counter and a MAC."""
     size = rng.choice((0, 1, 4, 11, 14, rng.randrange(MAX_PAYLOAD + 1)))
-    return Frame(rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(256),
-                 rng.randbytes(size), rng.choice((1, 1, 1, rng.randrange(256))))
+    flags = rng.randrange(256)
+    trailer = (rng.getrandbits(32), rng.randbytes(MAC_SIZE)) if flags & FLAG_AUTH else (0, b"")
+    return Frame(rng.randrange(256), rng.randrange(256), rng.randrange(256), flags,
+                 rng.randbytes(size), rng.choice((1, 1, 1, rng.randrange(256))), *trailer)
 
 
 def headerish(rng: random.Random) -> bytes:
@@ -158,10 +173,83 @@ def check_payload(rng: random.Random, tally: dict) -> None:
         tally["repack_mismatch"] += 1
 
 
+AUTH_KEY = bytes(range(32))
+AUTH_HOST = Hello(DeviceKind.HOST, 0x1A2B3C4D, "tablectl")
+AUTH_SHOE = Hello(DeviceKind.SHOE, 0x0BADCAFE, "SHOE-0042")
+AUTH_CARDS = [CardRead(0x0101 + i, i + 1, 1000 * i) for i in range(12)]
+_recorded: list[bytes] = []
+
+
+def recorded_session() -> list[bytes]:
+    """The shoe's frames of one authenticated session, as written (HELLO answer, then cards)."""
+    if not _recorded:
+        host = Link(AUTH_HOST, key=AUTH_KEY, nonces=lambda: 1)
+        shoe = Link(AUTH_SHOE, key=AUTH_KEY, nonces=lambda: 2)
+        host.start(0.0)
+        shoe.receive(host.outgoing(), 0.0)
+        for card in [None, *AUTH_CARDS]:
+            if card is not None:
+                shoe.send(card, 0.0)
+            frames = shoe.outgoing_frames()
+            _recorded.extend(frames)
+            host.receive(b"".join(frames), 0.0)
+            shoe.receive(host.outgoing(), 0.0)
+    return _recorded
+
+
+def with_crc(frame: bytes) -> bytes:
+    """An attacker can always make the CRC right."""
+    return frame[:-4] + zlib.crc32(frame[2:-4]).to_bytes(4, "little")
+
+
+def attack(rng: random.Random, frames: list[bytes]) -> tuple[list[bytes], int]:
+    """The frames with one attack; and the index of the first frame it touched."""
+    frames = list(frames)
+    at = rng.randrange(len(frames))
+    how = rng.randrange(4)
+    if how == 0:  # bytes changed (anything but the sync and the CRC), CRC fixed up
+        buf = bytearray(frames[at])
+        for _ in range(rng.randrange(1, 4)):
+            buf[rng.randrange(2, len(buf) - 4)] ^= 1 << rng.randrange(8)
+        frames[at] = with_crc(bytes(buf))
+    elif how == 1:  # an earlier frame played again
+        frames.insert(at, frames[rng.randrange(at + 1)])
+    elif how == 2:  # the MAC stripped: the same frame as protocol 1.0 would send it
+        (frame,) = FrameDecoder().feed(frames[at])
+        frames[at] = encode_frame(Frame(frame.msg_type, frame.seq, frame.ack, frame.flags & ~FLAG_AUTH, frame.payload))
+    else:  # a card injected with the SEQ the next frame has, a counter above the last, a made-up MAC
+        (frame,) = FrameDecoder().feed(frames[at])
+        msg_type, payload = pack(CardRead(0x0213, 99, 0))
+        frames.insert(at, encode_frame(Frame(msg_type, frame.seq, frame.ack, frame.flags | FLAG_AUTH, payload,
+                                             counter=frame.counter, mac=rng.randbytes(MAC_SIZE))))
+    return frames, at
+
+
+def check_auth(rng: random.Random, tally: dict) -> None:
+    genuine = recorded_session()
+    frames, at = attack(rng, genuine)
+    data = b"".join(frames)
+    host = Link(AUTH_HOST, key=AUTH_KEY, nonces=lambda: 1)
+    host.start(0.0)
+    events, pos = [], 0
+    while pos < len(data):
+        step = rng.randrange(1, 96)
+        events += host.receive(data[pos:pos + step], 0.0)
+        pos += step
+    events += host.poll(1.0)  # flushes a held tamper report, and a half frame left by the attack
+    delivered = [e.msg for e in events if isinstance(e, Delivered)]
+    untouched = max(0, at - 1)  # frames before the first touched one: the answer, then cards
+    if delivered != AUTH_CARDS[:len(delivered)] or len(delivered) < untouched:
+        tally["auth_delivery"] += 1
+    tally["auth_tampered"] += sum(e.count for e in events if isinstance(e, Tampered))
+    tally["auth_refused"] += any(isinstance(e, SessionRefused) for e in events)
+
+
 def run(seed: int, count: int) -> dict:
     rng = random.Random(seed)
     tally = {k: 0 for k in ("inputs", "crashes", "false_frames", "disagreement", "lost_frames", "frames_out",
-                            "payloads_accepted", "repack_mismatch", "mutated")}
+                            "payloads_accepted", "repack_mismatch", "mutated", "auth_delivery", "auth_tampered",
+                            "auth_refused")}
     tally.update({f"kind_{k}": 0 for k in KINDS})
     for _ in range(count):
         kind = rng.choice(KINDS)
@@ -170,6 +258,9 @@ def run(seed: int, count: int) -> dict:
         try:
             if kind == "payload":
                 check_payload(rng, tally)
+                continue
+            if kind == "auth":
+                check_auth(rng, tally)
                 continue
             originals: list[Frame] = []
             if kind == "random":
@@ -192,6 +283,9 @@ def run(seed: int, count: int) -> dict:
     return tally
 
 
+FAILURES = ("crashes", "false_frames", "disagreement", "lost_frames", "repack_mismatch", "auth_delivery")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=1_000_000)
@@ -208,7 +302,7 @@ def main() -> int:
           f"seed {args.seed}, {args.workers} workers, {seconds:.1f} s")
     for key, value in total.items():
         print(f"  {key:18s} {value:>10,}")
-    failures = sum(total[k] for k in ("crashes", "false_frames", "disagreement", "lost_frames", "repack_mismatch"))
+    failures = sum(total[k] for k in FAILURES)
     print("PASS" if failures == 0 else f"FAIL: {failures} failures")
     return 0 if failures == 0 else 1
 

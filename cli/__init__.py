@@ -14,17 +14,20 @@ COMMANDS = {
     "odds": ("odds", "exact odds and house edge of every wager of a game"),
     "play": ("play", "resolve one round from cards in shoe order"),
     "paigow": ("paigow", "pai gow tools: house-way"),
+    "roads": ("roads", "the baccarat roads (bead plate, big road, derived roads) of a shoe's outcomes"),
     "sim": ("sim", "simulated devices (shoe, panel, lights) on ptys"),
     "run": ("run", "run the table daemon"),
     "demo": ("demo", "the daemon against simulated devices, with a live view"),
     "watch": ("watch", "follow the daemon's event stream"),
     "status": ("status", "the daemon's current state"),
     "send": ("send", "send a command to the daemon (as the panel would)"),
+    "scoreboard": ("scoreboard", "the board beside the table: roads and results on a live web page"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
     "feed": ("feed", "send this table's journal to the floor's MQTT broker"),
     "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
+    "keys": ("keys", "device keys for authenticated frames (protocol 1.1): provision, id"),
 }
 
 

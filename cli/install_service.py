@@ -4,7 +4,8 @@ Puts tablectl on a table PC as a well-behaved systemd service: the system user a
 (sysusers.d), the unit, the udev rules and the default config, then reloads udev and
 systemd. It never enables or starts the service: the engineer edits the config first.
 
-Ours, rewritten on every install: the unit, 70-tablectl.rules, the sysusers.d entry.
+Ours, rewritten on every install: the units (the daemon, the scoreboard), 70-tablectl.rules,
+the sysusers.d entry.
 The site's, installed only when absent: /etc/tablectl/tablectl.toml and
 69-tablectl-devices.rules (which USB device is the shoe, panel, lights).
 --root DIR stages everything under DIR (image builders, tests) and touches nothing running.
@@ -24,6 +25,7 @@ USER = GROUP = "tablectl"
 HOME = "/var/lib/tablectl"
 CONFIG = "/etc/tablectl/tablectl.toml"
 UNIT = "/etc/systemd/system/tablectl.service"
+SCOREBOARD_UNIT = "/etc/systemd/system/tablectl-scoreboard.service"
 SYSUSERS = "/etc/sysusers.d/tablectl.conf"
 SYSUSERS_LINE = f'u {USER} - "tablectl table controller" {HOME} /usr/sbin/nologin\n'
 # the feed's own user, reading the journal through group tablectl (systemd/tablectl-feed.service)
@@ -50,6 +52,7 @@ class Placed:
 FILES = (
     Placed("systemd/tablectl.service", UNIT),
     Placed("systemd/tablectl-feed.service", FEED_UNIT),
+    Placed("systemd/tablectl-scoreboard.service", SCOREBOARD_UNIT),
     Placed("udev/70-tablectl.rules", "/etc/udev/rules.d/70-tablectl.rules"),
     Placed("udev/69-tablectl-devices.rules", "/etc/udev/rules.d/69-tablectl-devices.rules", site_owned=True),
     Placed("systemd/tablectl.toml", CONFIG, mode=0o640, site_owned=True, group=GROUP),
@@ -143,7 +146,7 @@ class Installer:
 
     def place(self, placed: Placed) -> None:
         text = (self.source / placed.source).read_text(encoding="utf-8")
-        if placed.target in (UNIT, FEED_UNIT):
+        if placed.target.endswith(".service"):
             text = unit_text(text, self.exec_path)
         target = self.path(placed.target)
         if placed.site_owned and target.exists():
@@ -157,7 +160,7 @@ class Installer:
             self.say("unchanged", str(path))
             return
         note = f"mode {mode:o}" + (f", group {group}" if group else "")
-        if target in (UNIT, FEED_UNIT):
+        if target.endswith(".service"):
             note += f", ExecStart={self.exec_path}"
         self.say("install", str(path), note)
         if self.dry_run:
@@ -244,7 +247,7 @@ def _main(argv) -> int:
     status = Installer(root, source, exec_path, args.dry_run).run()
     if status == 0:
         print(f"next: edit {root / CONFIG.lstrip('/')} and {root / 'etc/udev/rules.d/69-tablectl-devices.rules'}, "
-              "then: systemctl enable --now tablectl")
+              "then: systemctl enable --now tablectl (and tablectl-scoreboard for the board beside the table)")
     return status
 
 

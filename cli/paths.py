@@ -8,7 +8,7 @@ import os
 import sys
 
 from cli.common import run_command
-from controller.config.load import ConfigError, load_config
+from controller.config.load import ConfigError, default_config, load_config
 from controller.config.schema import DEFAULT_CONFIG_PATH, Config
 
 
@@ -25,7 +25,7 @@ def config_for_cli(config_path: str | None) -> Config:
         return load_config(config_path)
     if os.path.exists(DEFAULT_CONFIG_PATH):
         return load_config(DEFAULT_CONFIG_PATH)
-    return Config.default()
+    return default_config()
 
 
 class NotThere(Exception):
@@ -35,8 +35,13 @@ class NotThere(Exception):
 def _existing(path: str, args: argparse.Namespace, what: str, option: str, hint: str) -> str:
     """`path` if it exists; else NotThere saying where the path came from and, when it was not
     given, how to give another (a newcomer's first `tablectl recall` meets the installed default)."""
-    if os.path.exists(path):
+    try:
+        os.stat(path)
         return path
+    except PermissionError:
+        return path  # there, but not for us: the reader says why (its directory's group)
+    except OSError:
+        pass
     if getattr(args, option.lstrip("-")):
         raise NotThere(f"no {what} at {path}" + (f" ({hint})" if hint else ""))
     source = args.config or (DEFAULT_CONFIG_PATH if os.path.exists(DEFAULT_CONFIG_PATH) else None)

@@ -1,1 +1,2 @@
-"""The table: round state machine, irregularities, journal, lamps, panel, daemon, CLI."""
+"""The table daemon: table/ (the round and shoe state machine), daemon/ (the reactor loop),
+journal/, control/ (the local socket), config/; what it needs and nothing beside it."""

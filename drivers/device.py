@@ -11,7 +11,10 @@ step. The device is kept reachable:
   reopen by the same URL (at once, then with backoff), start a new session, LinkRestored;
 - no ack after all retries (SendFailed) or a silent peer (PeerSilent): LinkLost, then a
   new session is tried with backoff on the same open transport;
-- a new boot id in the device's HELLO: DeviceRebooted (its state is gone).
+- a new boot id in the device's HELLO: DeviceRebooted (its state is gone);
+- with a key (link_options["key"], protocol 1.1): frames that fail authentication are
+  FrameTampered, and a device that cannot authenticate is LinkLost with the reason (or
+  LinkRefused when the link was already down), then tried again with backoff.
 
 A transport without a file descriptor (pyusb) gets one reader thread that only reads and
 hands each transfer's bytes to the reactor (`call_soon_threadsafe`); the link is still used
@@ -43,6 +46,8 @@ from firmware_bridge.link_events import (
     PeerSilent,
     ProtocolViolation,
     SendFailed,
+    SessionRefused,
+    Tampered,
 )
 from firmware_bridge.messages import Error, Hello, Message, StatusQuery
 
@@ -82,6 +87,7 @@ class DeviceDriver(ABC):
         self._up = self._ever_up = self._lost = False
         self._reopen_at: float | None = None  # the transport is closed: when to try to open it
         self._restart_at: float | None = None  # the transport is open: when to try a new session
+        self._refused_for: str | None = None  # the last refusal reported while the link is down
 
     # ------------------------------------------------------------------ public API
     def start(self) -> DeviceDriver:
@@ -116,6 +122,11 @@ class DeviceDriver(ABC):
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         """A session is up (first, restored, or after a reboot). Default: ask for status."""
+        self.link.send(StatusQuery(), now)
+
+    def _on_session_renewed(self, now: float) -> None:
+        """The device started a new session while ours was up: its sends had failed, and what
+        failed was dropped (PROTOCOL.md §2), so ask again for its state."""
         self.link.send(StatusQuery(), now)
 
     def _emit(self, cls, **fields) -> None:
@@ -266,6 +277,14 @@ class DeviceDriver(ABC):
             self._session_down(f"{self.KIND.name.lower()} silent for {event.silent_for:.1f} s", now)
         elif isinstance(event, ProtocolViolation):
             self._emit(ev.DeviceError, code=None, detail=event.detail)
+        elif isinstance(event, Tampered):
+            self._emit(ev.FrameTampered, detail=event.detail, count=event.count)
+        elif isinstance(event, SessionRefused):  # no key, another key, or a downgrade: try again later
+            reason = f"no session: {event.reason}"
+            if self._lost and reason != self._refused_for:
+                self._emit(ev.LinkRefused, reason=reason)  # already down (e.g. "cannot open"): now for this
+            self._refused_for = reason
+            self._session_down(reason, now)
 
     def _session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         if hello.kind != self.KIND:
@@ -276,6 +295,7 @@ class DeviceDriver(ABC):
             self._session_down(detail, now)
             return
         was_up, self._up = self._up, True
+        self._refused_for = None
         self._backoff.reset()
         if not self._ever_up:
             self._ever_up = True
@@ -288,6 +308,8 @@ class DeviceDriver(ABC):
             self._emit(ev.DeviceRebooted, hello=hello)
         if not was_up or rebooted:
             self._on_session_up(hello, rebooted, now)
+        else:
+            self._on_session_renewed(now)
 
     def _session_down(self, reason: str, now: float) -> None:
         """The transport is open but the session failed: try a new one after a backoff."""

@@ -34,6 +34,13 @@ class LinkLost(DeviceEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LinkRefused(DeviceEvent):
+    """The link, already down (LinkLost), stays down for a new reason: the device answers but
+    cannot authenticate (protocol 1.1: no key, another key, a downgrade). Once per reason."""
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class LinkRestored(DeviceEvent):
     """A session is up again after LinkLost (DeviceRebooted follows if its boot id changed)."""
     hello: Hello
@@ -53,6 +60,15 @@ class DeviceError(DeviceEvent):
     detail: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class FrameTampered(DeviceEvent):
+    """Frames on the device's line failed authentication (protocol 1.1, PROTOCOL.md §8): forged,
+    altered, replayed, or unauthenticated where a key is configured. None was delivered. A
+    burst is one event a second: `count` frames, the last one's `detail`."""
+    detail: str
+    count: int = 1
+
+
 # --- shoe -----------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class CardDrawn(DeviceEvent):
@@ -64,30 +80,18 @@ class CardDrawn(DeviceEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class DrawGap(DeviceEvent):
-    """Cards left the shoe unheard: counter `got` arrived where `expected` was due."""
-    expected: int
-    got: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class DrawRepeated(DeviceEvent):
-    """A CARD with a draw counter already delivered (resent across a reconnect): dropped."""
+    """A CARD that repeats one already delivered in this boot of the shoe, byte for byte
+    (resent across a reconnect): dropped."""
     draw_counter: int
     code: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class DrawCountUnknown(DeviceEvent):
-    """The shoe's counter went backwards (it lost its count): no gap can be proved or ruled out."""
-    last_heard: int
-    reported: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class ShoeStatusChanged(DeviceEvent):
-    """The shoe's state; `changed` names the fields that differ from the last status
-    (all four on the first status of a session)."""
+    """The shoe's state; `changed` names the fields that differ from the last status heard
+    (all four on the first status ever). The first status of every session comes even when
+    nothing changed: its draw counter proves what the shoe dealt while it was unheard."""
     present: bool
     door_open: bool
     cut_card: bool

@@ -54,7 +54,12 @@ class LightsDriver(DeviceDriver):
         self.set_lamps({lamp_id: pattern})
 
     def set_lamps(self, lamps: dict[int, LampPattern | int]) -> None:
-        """Set several lamps; checks them all first (ValueError names the bad one)."""
+        """Set several lamps; checks them all first (ValueError names the bad one). The
+        controller hands over its whole picture after every input: lamps already wanted as
+        they are change nothing and cost nothing."""
+        lamps = {lamp: p for lamp, p in lamps.items() if self.desired.get(lamp) != p}
+        if not lamps:
+            return
         checked = {m.lamp: m.pattern for m in (LampSet(lamp, p) for lamp, p in lamps.items())}
         self.desired.update(checked)
         self._sync(self.reactor.now())
@@ -117,6 +122,9 @@ class LightsDriver(DeviceDriver):
         self._fail_readbacks(LinkDownError(f"{self.name}: session restarted before the answer"))
         self._board = None
         self._query(now)
+
+    def _on_session_renewed(self, now: float) -> None:
+        self._query(now)  # a report the board dropped with its failed sends: asked again
 
     def _session_down(self, reason: str, now: float) -> None:
         super()._session_down(reason, now)

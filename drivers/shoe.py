@@ -1,23 +1,32 @@
-"""The shoe driver: cards and shoe state as typed events, the draw counter checked.
+"""The shoe driver: cards and shoe state as typed events.
 
-The link already delivers each CARD once per session; the draw counter
-(firmware_bridge.draw_counter) is the check that survives reconnects and reboots: a gap
-is reported (a missed card is never silence), a repeated counter is reported and the card
-not delivered again, and a counter that went back is reported as unprovable.
+The link delivers each CARD once per session. Across a host reconnect the shoe resends a
+card whose ack was lost with the link (PROTOCOL.md §4); the driver drops such a card when it
+repeats, byte for byte, one already delivered in this boot of the shoe (DrawRepeated,
+journaled only). Everything else goes on with its draw counter: what the counter proves
+(a gap, a count that went back, the proof after a reconnect: local ruling L4) is the
+table's alone (controller/table/draw_counter.py).
 
-Across a reconnect the shoe may resend a status whose ack was lost with the link
-(PROTOCOL.md §4). Its device time is older than what was already heard from the same
-boot, so it is dropped: a stale counter must not look like a gap or a lost count.
+Shoe status: the driver reports which fields changed since the last status it heard, across
+reconnects and reboots (the fields are physical: a reconnect that finds the door as it was
+says nothing about it). The first status of every session is reported even when nothing
+changed: its draw counter is what proves that no card was missed while the shoe was unheard.
+A status resent from before a reconnect (its ack was lost with the link) is older than what
+was already heard from the same boot, so it is dropped: a stale counter must not look like a
+gap or a lost count.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from drivers import events as ev
 from drivers.device import DeviceDriver
-from firmware_bridge.draw_counter import CounterRestarted, DrawCounter, DrawGap, DrawRepeated
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import CardRead, Hello, Message, ShoeStatus
 
-_STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
+STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
+# Cards remembered to recognise a resend: more than the link ever has unacknowledged (8).
+REPEAT_WINDOW = 32
 _MS_WRAP = 1 << 32  # device_ms is a u32 of milliseconds since the shoe booted
 
 
@@ -31,15 +40,16 @@ class ShoeDriver(DeviceDriver):
 
     def __init__(self, url, post, *, name: str = "shoe", **options) -> None:
         super().__init__(url, post, name=name, **options)
-        self.draws = DrawCounter()
-        self._status: dict[str, bool] | None = None
+        self._delivered: OrderedDict[int, CardRead] = OrderedDict()  # draw counter -> card, this boot
+        self._status: dict[str, bool] | None = None  # the last status heard (None: none yet)
+        self._session_status_due = False  # the session's first status is still to come
         self._last_device_ms: int | None = None  # newest device time heard in this boot
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         if rebooted:
-            self.draws.rebooted()
-            self._last_device_ms = None  # a new boot starts its clock again
-        self._status = None  # the first status of a session reports every field
+            self._delivered.clear()  # a new boot: its counter may start again
+            self._last_device_ms = None  # and its clock does
+        self._session_status_due = True
         super()._on_session_up(hello, rebooted, now)
 
     def _on_message(self, msg: Message, now: float) -> None:
@@ -52,34 +62,26 @@ class ShoeDriver(DeviceDriver):
         if isinstance(msg, CardRead):
             self._card(msg)
         elif isinstance(msg, ShoeStatus):
-            self._draw_checks(self.draws.status(msg.draw_counter), code=None)
             self._shoe_status(msg)
         else:
             self._emit(ev.DeviceError, code=None, detail=f"unexpected {type(msg).__name__} from a shoe")
 
     def _card(self, msg: CardRead) -> None:
-        if not self._draw_checks(self.draws.card(msg.draw_counter), code=msg.code):
+        if self._delivered.get(msg.draw_counter) == msg:
+            self._emit(ev.DrawRepeated, draw_counter=msg.draw_counter, code=msg.code)
             return
+        self._delivered[msg.draw_counter] = msg
+        self._delivered.move_to_end(msg.draw_counter)
+        if len(self._delivered) > REPEAT_WINDOW:
+            self._delivered.popitem(last=False)
         self._emit(ev.CardDrawn, code=msg.code, draw_counter=msg.draw_counter,
                    device_time=msg.device_ms, double_draw=msg.double_draw, misread=msg.misread)
-
-    def _draw_checks(self, findings, code: int | None) -> bool:
-        """Post what the draw counter found; False if the card is a repeat to drop."""
-        deliver = True
-        for finding in findings:
-            if isinstance(finding, DrawGap):
-                self._emit(ev.DrawGap, expected=finding.expected, got=finding.got)
-            elif isinstance(finding, DrawRepeated):
-                self._emit(ev.DrawRepeated, draw_counter=finding.counter, code=code)
-                deliver = False
-            elif isinstance(finding, CounterRestarted):
-                self._emit(ev.DrawCountUnknown, last_heard=finding.last, reported=finding.now)
-        return deliver
 
     def _shoe_status(self, msg: ShoeStatus) -> None:
         status = dict(present=msg.present, door_open=msg.door_open,
                       cut_card=msg.cut_card_seen, empty=msg.empty)
         previous, self._status = self._status, status
-        changed = tuple(f for f in _STATUS_FIELDS if previous is None or previous[f] != status[f])
-        if changed:
+        changed = tuple(f for f in STATUS_FIELDS if previous is None or previous[f] != status[f])
+        first, self._session_status_due = self._session_status_due, False
+        if changed or first:
             self._emit(ev.ShoeStatusChanged, draw_counter=msg.draw_counter, changed=changed, **status)

@@ -6,7 +6,8 @@
     messages.py      one dataclass per message; pack / unpack
     sender.py        the link's sending half (sequence numbers, window, retransmission)
     link.py          Link: the sans-IO link both ends use; link_events.py: what it reports
-    draw_counter.py  DrawCounter: gaps and repeats in the shoe's own card count
+    auth.py          protocol 1.1: device key files, session keys, MACs (HMAC-SHA-256)
+    link_auth.py     one link end's 1.1 state: nonces, session key, frame counters
     sim/             the simulated shoe, panel and lights (`tablectl sim ...`)
 
 This layer knows bytes and messages, not games: it uses games.cards only for card codes.

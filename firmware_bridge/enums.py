@@ -24,6 +24,10 @@ class NakReason(enum.IntEnum):
     MALFORMED = 3  # SEQ was received and consumed, but its payload did not parse
     UNSUPPORTED_VERSION = 4  # the frame's VER is not our major version
     NOT_CONNECTED = 5  # no HELLO yet in this session: send one
+    # protocol 1.1 (PROTOCOL.md §8), each answering a HELLO request (SEQ = the request's):
+    AUTH_REQUIRED = 6  # I have a key for you: only an authenticated HELLO opens a session
+    AUTH_UNAVAILABLE = 7  # I have no key: I cannot take an authenticated HELLO
+    AUTH_FAILED = 8  # your HELLO's MAC does not verify with my key: our keys differ
 
 
 class ErrorCode(enum.IntEnum):

@@ -1,4 +1,4 @@
-"""Framing: turn frames into bytes and bytes back into frames (see PROTOCOL.md §1).
+"""Framing: turn frames into bytes and bytes back into frames (see PROTOCOL.md §1, §8).
 
     offset  size  field
     0       2     SYNC     0xF5 0x5A (0xF5 > MAX_PAYLOAD: a repeated sync is never a valid header)
@@ -8,9 +8,10 @@
     5       1     TYPE     message type
     6       1     SEQ      sender's sequence number
     7       1     ACK      last sequence number received in order from the peer
-    8       1     FLAGS    bit0 RELIABLE, bit1 ACK_VALID
+    8       1     FLAGS    bit0 RELIABLE, bit1 ACK_VALID, bit2 AUTH
     9       LEN   PAYLOAD
-    9+LEN   4     CRC      CRC-32 (zlib / IEEE 802.3), little-endian, over bytes 2 .. 9+LEN-1
+    (with AUTH: 9+LEN  4  CTR  the sender's frame counter or HELLO nonce, then 16 bytes MAC)
+    ...     4     CRC      CRC-32 (zlib / IEEE 802.3), little-endian, over everything from LEN on
 
 `decode` is pure: it hunts past garbage and never returns a frame whose length check
 or CRC fails. A candidate that fails is abandoned one byte past its first sync byte,
@@ -18,28 +19,36 @@ so a corrupted frame never swallows the good frame behind it. A length-prefixed
 frame can still leave a false candidate waiting for bytes that never come (garbage that
 happens to look like a header): `scan(..., final=True)` / `FrameDecoder.flush()` treat the
 stream as ended, which the link does once the line has been idle for a moment.
+Checking the MAC is the link's business (link_auth.py); framing only carries it.
 """
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 SYNC = b"\xf5\x5a"
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
 MAX_PAYLOAD = 240
 HEADER_SIZE = 9
 CRC_SIZE = 4
 OVERHEAD = HEADER_SIZE + CRC_SIZE
-MAX_FRAME = OVERHEAD + MAX_PAYLOAD
+COUNTER_SIZE = 4
+MAC_SIZE = 16  # HMAC-SHA-256 truncated to 128 bits (PROTOCOL.md §8 says why)
+TRAILER_SIZE = COUNTER_SIZE + MAC_SIZE
+MAX_FRAME = OVERHEAD + MAX_PAYLOAD + TRAILER_SIZE
 
 FLAG_RELIABLE = 0x01  # sequence-numbered; the receiver acks it and delivers it once
 FLAG_ACK_VALID = 0x02  # the ACK field is meaningful
-KNOWN_FLAGS = FLAG_RELIABLE | FLAG_ACK_VALID
+FLAG_AUTH = 0x04  # a counter and a MAC follow the payload (protocol 1.1)
+KNOWN_FLAGS = FLAG_RELIABLE | FLAG_ACK_VALID | FLAG_AUTH
 
 _HEADER = struct.Struct("<2sBBBBBBB")
 _CRC = struct.Struct("<I")
+_COUNTER = struct.Struct("<I")
+BytesLike = bytes | bytearray | memoryview
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +59,8 @@ class Frame:
     flags: int = 0
     payload: bytes = b""
     version: int = PROTOCOL_MAJOR
+    counter: int = 0  # with FLAG_AUTH: the frame counter (a HELLO's: its nonce)
+    mac: bytes = b""  # with FLAG_AUTH: MAC_SIZE bytes
 
     @property
     def reliable(self) -> bool:
@@ -59,14 +70,19 @@ class Frame:
     def ack_valid(self) -> bool:
         return bool(self.flags & FLAG_ACK_VALID)
 
+    @property
+    def authenticated(self) -> bool:
+        """Carries a counter and a MAC (not yet checked: that is the link's job)."""
+        return bool(self.flags & FLAG_AUTH)
+
 
 def _check_u8(name: str, value: int) -> None:
     if not isinstance(value, int) or not 0 <= value <= 0xFF:
         raise ValueError(f"frame field {name}={value!r} is not a uint8")
 
 
-def encode_frame(frame: Frame) -> bytes:
-    """The bytes of one frame; raises ValueError naming a field that does not fit."""
+def _unsigned(frame: Frame) -> bytes:
+    """SYNC, header, payload and (with FLAG_AUTH) the counter: the frame up to its MAC."""
     for name in ("version", "msg_type", "seq", "ack", "flags"):
         _check_u8(name, getattr(frame, name))
     payload = bytes(frame.payload)
@@ -75,6 +91,29 @@ def encode_frame(frame: Frame) -> bytes:
     length = len(payload)
     body = _HEADER.pack(SYNC, length, length ^ 0xFF, frame.version, frame.msg_type,
                         frame.seq, frame.ack, frame.flags) + payload
+    if frame.flags & FLAG_AUTH:
+        if not isinstance(frame.counter, int) or not 0 <= frame.counter <= 0xFFFFFFFF:
+            raise ValueError(f"frame field counter={frame.counter!r} is not a uint32")
+        body += _COUNTER.pack(frame.counter)
+    return body
+
+
+def signed_part(frame: Frame) -> bytes:
+    """What a MAC covers: every byte from LEN to the end of the counter (PROTOCOL.md §8)."""
+    return _unsigned(frame)[2:]
+
+
+def encode_frame(frame: Frame, sign: Callable[[bytes], bytes] | None = None) -> bytes:
+    """The bytes of one frame; raises ValueError naming a field that does not fit.
+
+    With FLAG_AUTH the MAC is `sign(signed_part)` when `sign` is given, else `frame.mac`.
+    """
+    body = _unsigned(frame)
+    if frame.flags & FLAG_AUTH:
+        mac = sign(body[2:]) if sign is not None else bytes(frame.mac)
+        if len(mac) != MAC_SIZE:
+            raise ValueError(f"frame MAC of {len(mac)} bytes, expected {MAC_SIZE}")
+        body += mac
     return body + _CRC.pack(zlib.crc32(memoryview(body)[2:]))
 
 
@@ -89,7 +128,7 @@ class Scan:
     truncated: int = 0  # candidates abandoned because the stream ended (final=True)
 
 
-def scan(buf, start: int = 0, final: bool = False) -> Scan:
+def scan(buf: BytesLike, start: int = 0, final: bool = False) -> Scan:
     """Find the next good frame in ``buf[start:]``.
 
     ``used`` counts from ``start``: everything before it is garbage or the returned
@@ -97,12 +136,10 @@ def scan(buf, start: int = 0, final: bool = False) -> Scan:
     one, so the caller keeps the tail and feeds more bytes. With ``final`` no more
     bytes will come: an incomplete candidate is garbage and the hunt goes on past it.
     """
-    if not hasattr(buf, "find"):
-        buf = bytes(buf)
-    return Scan(*_scan(buf, start, final))
+    return Scan(*_scan(buf if isinstance(buf, (bytes, bytearray)) else bytes(buf), start, final))
 
 
-def _scan(buf, start: int, final: bool) -> tuple:
+def _scan(buf: bytes | bytearray, start: int, final: bool) -> tuple[int, Frame | None, int, int, int, int]:
     """`scan` as a plain tuple (used, frame, garbage, bad_crc, bad_header, truncated): the hot path."""
     view = memoryview(buf)
     end = len(view)
@@ -125,24 +162,37 @@ def _scan(buf, start: int, final: bool) -> tuple:
             bad_header += 1
             pos = found + 1
             continue
-        total = OVERHEAD + length
+        if end - found < HEADER_SIZE:  # FLAGS says whether a trailer follows the payload
+            if final:
+                truncated += 1
+                pos = found + 1
+                continue
+            return found - start, None, found - start, bad_crc, bad_header, truncated
+        trailer = TRAILER_SIZE if view[found + 8] & FLAG_AUTH else 0
+        total = OVERHEAD + length + trailer
         if end - found < total:
             if final:
                 truncated += 1
                 pos = found + 1
                 continue
             return found - start, None, found - start, bad_crc, bad_header, truncated
-        crc_at = found + HEADER_SIZE + length
+        payload_end = found + HEADER_SIZE + length
+        crc_at = payload_end + trailer
         if zlib.crc32(view[found + 2:crc_at]) != _CRC.unpack_from(view, crc_at)[0]:
             bad_crc += 1
             pos = found + 1
             continue
         _, _, _, version, msg_type, seq, ack, flags = _HEADER.unpack_from(view, found)
-        frame = Frame(msg_type, seq, ack, flags, bytes(view[found + HEADER_SIZE:crc_at]), version)
+        payload = bytes(view[found + HEADER_SIZE:payload_end])
+        if trailer:
+            frame = Frame(msg_type, seq, ack, flags, payload, version, _COUNTER.unpack_from(view, payload_end)[0],
+                          bytes(view[payload_end + COUNTER_SIZE:crc_at]))
+        else:
+            frame = Frame(msg_type, seq, ack, flags, payload, version)
         return found + total - start, frame, found - start, bad_crc, bad_header, truncated
 
 
-def decode(buf) -> tuple[int, Frame | None]:
+def decode(buf: BytesLike) -> tuple[int, Frame | None]:
     """Pure: ``(bytes consumed, frame or None)``; skips garbage, never a frame with a bad CRC."""
     result = scan(buf)
     return result.used, result.frame
@@ -151,7 +201,7 @@ def decode(buf) -> tuple[int, Frame | None]:
 class FrameDecoder:
     """Incremental decoder: feed it bytes as they arrive, get the good frames out."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._buf = bytearray()
         self.frames = 0
         self.garbage_bytes = 0
@@ -159,7 +209,7 @@ class FrameDecoder:
         self.bad_headers = 0
         self.truncated = 0
 
-    def feed(self, data) -> list[Frame]:
+    def feed(self, data: BytesLike) -> list[Frame]:
         self._buf += data
         return self._drain(final=False)
 

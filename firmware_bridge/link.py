@@ -1,4 +1,4 @@
-"""The sans-IO link both ends use (host driver and virtual firmware); PROTOCOL.md §2 and §4.
+"""The sans-IO link both ends use (host driver and virtual firmware); PROTOCOL.md §2, §4, §8.
 
 It never touches an fd and never reads a clock: bytes come in through `receive`,
 time through `now` (monotonic seconds), and bytes to write come out of `outgoing`.
@@ -12,12 +12,18 @@ The caller's loop is:
 Sessions: `start(now)` sends a HELLO that asks for a reply (the host after opening the
 port, a device after rebooting). A HELLO resynchronises the receiver's sequence
 numbers; its boot_id tells a reconnect (`Connected`) from a reboot (`PeerRebooted`).
+
+With a `key` (protocol 1.1) every frame is authenticated and nothing else is accepted:
+HELLOs carry a nonce and a MAC under the device key, every other frame a counter and a MAC
+under the session key both HELLOs imply. A frame that fails is `Tampered` (dropped, never
+delivered, never acted on); a peer that cannot or will not authenticate is `SessionRefused`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from firmware_bridge.enums import Msg, NakReason, type_name
+from firmware_bridge.enums import DeviceKind, Msg, NakReason, type_name
 from firmware_bridge.frame import (
     FLAG_ACK_VALID,
     FLAG_RELIABLE,
@@ -27,6 +33,7 @@ from firmware_bridge.frame import (
     FrameDecoder,
     encode_frame,
 )
+from firmware_bridge.link_auth import LinkAuth, random_nonce
 from firmware_bridge.link_events import (
     Connected,
     Delivered,
@@ -35,6 +42,8 @@ from firmware_bridge.link_events import (
     PeerSilent,
     ProtocolViolation,
     SendFailed,
+    SessionRefused,
+    Tampered,
 )
 from firmware_bridge.messages import (
     Ack,
@@ -50,21 +59,31 @@ from firmware_bridge.messages import (
 from firmware_bridge.sender import SEQ_MOD, Pending, Sender
 
 LINK_OWNED = (Hello, Ack, Nak)
+AUTH_NAKS = {
+    NakReason.AUTH_REQUIRED: "it has a key for us and our HELLO was not authenticated (configure its key)",
+    NakReason.AUTH_UNAVAILABLE: "it has no key, so it cannot authenticate (protocol 1.1)",
+    NakReason.AUTH_FAILED: "our HELLO does not verify with its key: its key differs from ours",
+}
+TAMPER_REPORT_INTERVAL = 1.0  # a burst of tampered frames is one report a second, with its count
 
 
 class Link:
     def __init__(self, local: Hello, *, ack_timeout: float = 0.25, retries: int = 5, window: int = 8,
                  heartbeat_interval: float | None = 1.0, silence_timeout: float | None = 3.5,
-                 idle_flush: float = 0.05):
+                 idle_flush: float = 0.05, key: bytes | None = None,
+                 nonces: Callable[[], int] = random_nonce):
         self.local = replace(local, reply_requested=False)
         self.heartbeat_interval = heartbeat_interval
         self.silence_timeout = silence_timeout
         self.idle_flush = idle_flush
         self.decoder = FrameDecoder()
         self.tx = Sender(ack_timeout, retries, window)
+        self.auth = LinkAuth(key, local.kind == DeviceKind.HOST, nonces) if key is not None else None
         self.peer: Hello | None = None  # kept across reset(): a new boot_id means a reboot
         self.stats = {"frames_in": 0, "frames_out": 0, "delivered": 0, "duplicates": 0,
-                      "out_of_order": 0, "naks_sent": 0, "violations": 0}
+                      "out_of_order": 0, "naks_sent": 0, "violations": 0, "tampered": 0, "unverifiable": 0}
+        self._tamper_quiet_until: float | None = None  # reports held back until then
+        self._tamper_held: tuple[int, str] = (0, "")
         self._clear_session()
 
     def _clear_session(self) -> None:
@@ -75,11 +94,16 @@ class Link:
         self._down = False  # our sends failed: restart the session when the peer is heard again
         self._ack_owed = False
         self._nak_sent_for: int | None = None
-        self._last_request: tuple[int, int] | None = None  # (boot_id, seq) of the peer's last request
+        self._last_request: tuple[int, int, int] | None = None  # (boot_id, seq, nonce) of the peer's last request
         self._request_seq: int | None = None  # SEQ of our own outstanding request
         self._request_ack = (0, 0)  # the ACK field our request carries (what we had received)
-        self._last_rx = self._last_tx = self._last_byte = None
+        self._unproven: Hello | None = None  # a requester we answered, not yet heard in the session
+        self._last_rx: float | None = None  # when the peer was last heard
+        self._last_tx = 0.0  # when we last sent (meaningful once a session is up)
+        self._last_byte: float | None = None
         self._silence_reported = False
+        if self.auth is not None:
+            self.auth.close()
 
     # ------------------------------------------------------------ the caller's API
 
@@ -90,9 +114,12 @@ class Link:
         self.awaiting_reply = True
         self._down = False
         self._nak_sent_for = None
+        self._unproven = None
         # the HELLO (and its retransmissions) still ack what we received, so the peer does
         # not resend that renumbered in the new session
         self._request_ack = self._ack_field()
+        if self.auth is not None:
+            self.auth.new_request(self.local.boot_id)
         request = self.tx.take(replace(self.local, reply_requested=True), now)
         self._request_seq = request.seq
         self.rx_expected = None
@@ -136,12 +163,16 @@ class Link:
             else:
                 for pending in self.tx.retransmit(now):
                     self._transmit(pending, now)
+        if self.auth is not None and self.auth.renew_due and not self.awaiting_reply:
+            self.start(now)  # a new session key before the frame counter runs out
         if self.connected and self.heartbeat_interval is not None \
                 and now - self._last_tx >= self.heartbeat_interval:
             self._transmit_unreliable(Heartbeat(int(now * 1000) % (1 << 32)), now)
-        if self._silence_due() is not None and now >= self._silence_due():
+        silence_due = self._silence_due()
+        if silence_due is not None and self._last_rx is not None and now >= silence_due:
             self._silence_reported = True
             events.append(PeerSilent(now - self._last_rx))
+        events += self._held_tamper_report(now)
         self._pump(now)
         return events
 
@@ -152,17 +183,20 @@ class Link:
         """What to write, one encoded frame per item (fault injection works per frame)."""
         if self._ack_owed:
             self._transmit_unreliable(Ack(), self._last_tx)
+            self._ack_owed = False  # with a key and no session key yet, an ack cannot be sent
         frames, self._out = self._out, []
         return frames
 
     def next_deadline(self) -> float | None:
-        times = [self.tx.deadline, self._silence_due()]
+        times: list[float | None] = [self.tx.deadline, self._silence_due()]
         if self.connected and self.heartbeat_interval is not None:
             times.append(self._last_tx + self.heartbeat_interval)
         if self.decoder.pending and self._last_byte is not None:
             times.append(self._last_byte + self.idle_flush)
-        times = [t for t in times if t is not None]
-        return min(times) if times else None
+        if self._tamper_held[0]:
+            times.append(self._tamper_quiet_until)
+        due = [t for t in times if t is not None]
+        return min(due) if due else None
 
     def reset(self, boot_id: int | None = None) -> None:
         """Forget the session and everything queued (a reboot, or a host reopening the port).
@@ -192,24 +226,31 @@ class Link:
             return self._request_ack if self.awaiting_reply else (0, 0)
         return (self.rx_expected - 1) % SEQ_MOD, FLAG_ACK_VALID
 
-    def _emit(self, msg_type: int, seq: int, flags: int, payload: bytes, now) -> None:
+    def _emit(self, msg_type: int, seq: int, flags: int, payload: bytes, now: float, *,
+              hello_request: bool | None = None, plain: bool = False) -> None:
+        """Encode and queue one frame; with a key it is signed (unless `plain`: the refusals
+        a side without a session key can only send in the clear)."""
         ack, ack_flag = self._ack_field()
-        self._out.append(encode_frame(Frame(msg_type, seq, ack, flags | ack_flag, payload)))
+        frame = Frame(msg_type, seq, ack, flags | ack_flag, payload)
+        data = encode_frame(frame) if self.auth is None or plain else self.auth.encode(frame, hello_request)
+        if data is None:
+            return  # nothing but a HELLO goes out before the session key exists
+        self._out.append(data)
         self.stats["frames_out"] += 1
         self._ack_owed = False
-        if now is not None:
-            self._last_tx = now
+        self._last_tx = now
 
     def _transmit(self, pending: Pending, now: float) -> None:
-        self._emit(pending.msg_type, pending.seq, FLAG_RELIABLE, pending.payload, now)
+        hello_request = pending.msg.reply_requested if isinstance(pending.msg, Hello) else None
+        self._emit(pending.msg_type, pending.seq, FLAG_RELIABLE, pending.payload, now, hello_request=hello_request)
 
-    def _transmit_unreliable(self, msg: Message, now) -> None:
+    def _transmit_unreliable(self, msg: Message, now: float, plain: bool = False) -> None:
         msg_type, payload = pack(msg)
-        self._emit(msg_type, self.tx.next_seq, 0, payload, now)
+        self._emit(msg_type, self.tx.next_seq, 0, payload, now, plain=plain)
 
-    def _nak(self, seq: int, reason: NakReason) -> None:
+    def _nak(self, seq: int, reason: NakReason, plain: bool = False) -> None:
         self.stats["naks_sent"] += 1
-        self._transmit_unreliable(Nak(seq, reason), self._last_tx)
+        self._transmit_unreliable(Nak(seq, reason), self._last_tx, plain)
 
     # ------------------------------------------------------------ receiving
 
@@ -218,44 +259,55 @@ class Link:
             return None
         return self._last_rx + self.silence_timeout
 
+    def _heard(self, now: float) -> None:
+        self._last_rx = now
+        self._silence_reported = False
+
     def _violation(self, detail: str) -> list[LinkEvent]:
         self.stats["violations"] += 1
         return [ProtocolViolation(detail)]
 
     def _on_frame(self, frame: Frame, now: float) -> list[LinkEvent]:
         self.stats["frames_in"] += 1
-        self._last_rx = now
-        self._silence_reported = False
+        if self.auth is None:
+            self._heard(now)  # with a key, only a frame that passes authentication is the peer's
         if frame.version != PROTOCOL_MAJOR:
             self._nak(frame.seq, NakReason.UNSUPPORTED_VERSION)
             return self._violation(f"frame of protocol version {frame.version}, we speak {PROTOCOL_MAJOR}")
         if frame.flags & ~KNOWN_FLAGS:
             return self._violation(f"{type_name(frame.msg_type)} frame with unknown flag bits 0x{frame.flags:02x}")
+        events: list[LinkEvent] = []
         if frame.msg_type == Msg.HELLO:
             return self._on_hello(frame, now)
+        if self.auth is not None:
+            admitted, events = self._admit(self.auth, frame, now)
+            if not admitted:
+                return events
+        elif frame.authenticated:
+            return self._violation(f"authenticated {type_name(frame.msg_type)} frame, but no key is configured")
         if frame.ack_valid and not self.awaiting_reply:
             self.tx.acked(frame.ack, now)
         if not frame.reliable:
-            return self._on_unreliable(frame, now)
+            return events + self._on_unreliable(frame, now)
         if self.rx_expected is None:
             if not self.awaiting_reply:
                 self._nak(frame.seq, NakReason.NOT_CONNECTED)
-            return []
-        return self._on_sequenced(frame, now)
+            return events
+        return events + self._on_sequenced(frame, self.rx_expected, now)
 
-    def _on_sequenced(self, frame: Frame, now: float) -> list[LinkEvent]:
-        distance = (frame.seq - self.rx_expected) % SEQ_MOD
+    def _on_sequenced(self, frame: Frame, expected: int, now: float) -> list[LinkEvent]:
+        distance = (frame.seq - expected) % SEQ_MOD
         if distance >= SEQ_MOD // 2:  # already delivered: a retransmission
             self.stats["duplicates"] += 1
             self._ack_owed = True
             return []
         if distance > 0:  # one or more frames before this one were lost
             self.stats["out_of_order"] += 1
-            if self._nak_sent_for != self.rx_expected:
-                self._nak_sent_for = self.rx_expected
-                self._nak(self.rx_expected, NakReason.OUT_OF_ORDER)
+            if self._nak_sent_for != expected:
+                self._nak_sent_for = expected
+                self._nak(expected, NakReason.OUT_OF_ORDER)
             return []
-        self.rx_expected = (self.rx_expected + 1) % SEQ_MOD
+        self.rx_expected = (expected + 1) % SEQ_MOD
         self._ack_owed = True
         self._nak_sent_for = None
         try:
@@ -293,41 +345,144 @@ class Link:
                 return []
             self.start(now)
             return self._violation("peer has no session (did it restart?): sent HELLO")
+        if nak.reason in AUTH_NAKS:
+            return self._on_auth_nak(nak)
         what = self.tx.recent_types.get(nak.seq, "a frame")
         return self._violation(f"peer rejected seq {nak.seq} ({what}): {nak.reason.name}")
+
+    # ------------------------------------------------------------ authentication (PROTOCOL.md §8)
+
+    def _admit(self, auth: LinkAuth, frame: Frame, now: float) -> tuple[bool, list[LinkEvent]]:
+        """With a key: may `frame` (not a HELLO) be used? (False, events) when it may not."""
+        if not frame.authenticated:
+            if frame.msg_type == Msg.NAK and not frame.reliable and self._plain_nak_allowed(frame):
+                # a refusal or "no session" from a peer without our session key: its content
+                # is taken (it can only end a session attempt), nothing else (not its ACK field)
+                return False, self._on_unreliable(frame, now)
+            if auth.session is None:
+                self.stats["unverifiable"] += 1  # from before this session: nothing to check it with
+                return False, []
+            return False, self._tampered(f"unauthenticated {type_name(frame.msg_type)} frame (seq {frame.seq}) "
+                                         "in an authenticated session", now)
+        if auth.session is None:
+            self.stats["unverifiable"] += 1
+            if frame.reliable and not self.awaiting_reply:
+                self._nak(frame.seq, NakReason.NOT_CONNECTED, plain=True)  # the peer has a session we lost
+            return False, []
+        problem = auth.check(frame)
+        if problem is not None:
+            return False, self._tampered(f"{type_name(frame.msg_type)} frame (seq {frame.seq}): {problem}", now)
+        self._heard(now)
+        events: list[LinkEvent] = []
+        if self._unproven is not None:  # the requester we answered holds the session key: it is who it says
+            events, self._unproven = self._identify(self._unproven), None
+        return True, events
+
+    def _plain_nak_allowed(self, frame: Frame) -> bool:
+        try:
+            nak = unpack(frame.msg_type, frame.payload)
+        except (UnknownMessageType, MalformedPayload):
+            return False
+        return isinstance(nak, Nak) and (nak.reason == NakReason.NOT_CONNECTED or nak.reason in AUTH_NAKS)
+
+    def _on_auth_nak(self, nak: Nak) -> list[LinkEvent]:
+        if not (self.awaiting_reply and nak.seq == self._request_seq):
+            return self._violation(f"peer sent NAK {nak.reason.name} for seq {nak.seq}, which is no request of ours")
+        return self._refused(f"the peer refused our HELLO: {AUTH_NAKS[nak.reason]}")
+
+    def _refused(self, reason: str) -> list[LinkEvent]:
+        """No session this time: forget the attempt and what was queued (as after a failure)."""
+        self.tx.clear()
+        self.connected = self.awaiting_reply = False
+        self._request_seq = None
+        return [SessionRefused(reason)]
+
+    def _tampered(self, detail: str, now: float) -> list[LinkEvent]:
+        """Report a frame that failed authentication: at once, or folded into one report a
+        second while a burst lasts (a flood must not flood the journal)."""
+        self.stats["tampered"] += 1
+        if self._tamper_quiet_until is not None and now < self._tamper_quiet_until:
+            self._tamper_held = (self._tamper_held[0] + 1, detail)
+            return []
+        self._tamper_quiet_until = now + TAMPER_REPORT_INTERVAL
+        return [Tampered(detail)]
+
+    def _held_tamper_report(self, now: float) -> list[LinkEvent]:
+        if self._tamper_quiet_until is None or now < self._tamper_quiet_until:
+            return []
+        count, detail = self._tamper_held
+        if not count:
+            self._tamper_quiet_until = None
+            return []
+        self._tamper_held = (0, "")
+        self._tamper_quiet_until = now + TAMPER_REPORT_INTERVAL
+        return [Tampered(detail, count)]
+
+    # ------------------------------------------------------------ HELLO (PROTOCOL.md §4)
 
     def _on_hello(self, frame: Frame, now: float) -> list[LinkEvent]:
         try:
             hello = unpack(frame.msg_type, frame.payload)
         except MalformedPayload as error:
-            self._nak(frame.seq, NakReason.MALFORMED)
+            self._nak(frame.seq, NakReason.MALFORMED, plain=True)
             return self._violation(str(error))
+        assert isinstance(hello, Hello)
         if hello.protocol[0] != PROTOCOL_MAJOR:
             return self._violation(f"peer speaks protocol {hello.protocol[0]}.{hello.protocol[1]}, "
                                    f"we speak {PROTOCOL_MAJOR}.x: no session")
         if not frame.reliable:
             return self._violation("HELLO sent unsequenced")
+        if self.auth is not None:
+            return self._on_hello_with_key(self.auth, frame, hello, now)
+        if frame.authenticated:
+            if hello.reply_requested:
+                self._nak(frame.seq, NakReason.AUTH_UNAVAILABLE)
+            return self._violation(f"{_who(hello)} asks for authenticated frames (protocol 1.1), "
+                                   "but no key is configured for it")
         if hello.reply_requested:
             return self._on_hello_request(frame, hello, now)
         if self.awaiting_reply and frame.ack_valid and frame.ack == self._request_seq:
-            # the answer to our start(): its ACK names our request, so a late reply to an
-            # earlier request (a previous session) is not mistaken for it
-            self.rx_expected = (frame.seq + 1) % SEQ_MOD
-            self._ack_owed = True
-            self.awaiting_reply = False
-            self.connected = True
-            self.tx.acked(frame.ack, now)
-            return self._identify(hello)
-        # a reply to a request of ours that crossed the peer's own request: an ordinary frame
-        if self.rx_expected is not None and frame.seq == self.rx_expected:
-            self.rx_expected = (self.rx_expected + 1) % SEQ_MOD
-            if frame.ack_valid:
-                self.tx.acked(frame.ack, now)
-        self._ack_owed = True
+            return self._on_our_answer(frame, hello, now)
+        self._on_other_answer(frame, now)
         return []
 
+    def _on_hello_with_key(self, auth: LinkAuth, frame: Frame, hello: Hello, now: float) -> list[LinkEvent]:
+        ours = self.awaiting_reply and frame.ack_valid and frame.ack == self._request_seq
+        if not frame.authenticated:  # a downgrade: refused whatever it says
+            if hello.reply_requested:
+                self._nak(frame.seq, NakReason.AUTH_REQUIRED, plain=True)
+            tamper = self._tampered(f"{_who(hello)} sent a HELLO without authentication, "
+                                    "but a key is configured for it: refused", now)
+            if ours:
+                return tamper + self._refused(f"{_who(hello)} answered without authentication "
+                                              "though a key is configured for it: refused")
+            return tamper
+        if hello.reply_requested:
+            if not auth.request_verifies(frame):
+                self._nak(frame.seq, NakReason.AUTH_FAILED, plain=True)
+                return self._tampered(f"{_who(hello)}'s HELLO does not verify with our key "
+                                      "(another key, or forged): refused", now)
+            if auth.is_host and self.awaiting_reply:
+                return []  # both asked at once: the host's request wins, the device answers it
+            self._heard(now)
+            return self._on_hello_request(frame, hello, now)
+        if ours:
+            if not auth.answer_verifies(frame, auth.request):
+                detail = (f"{_who(hello)}'s answer to our HELLO does not verify with our key "
+                          "(another key, or forged): refused")
+                return self._tampered(detail, now) + self._refused(detail)
+            self._heard(now)
+            return self._on_our_answer(frame, hello, now)
+        if auth.answer_verifies(frame, auth.request):
+            self._heard(now)
+            self._on_other_answer(frame, now)  # our answer, sent again (our ack was lost)
+            return []
+        if auth.answers_an_earlier_request(frame):
+            return []  # a late answer to a request we gave up on
+        return self._tampered(f"{_who(hello)} sent a HELLO answer that answers no request of ours", now)
+
     def _on_hello_request(self, frame: Frame, hello: Hello, now: float) -> list[LinkEvent]:
-        key = (hello.boot_id, frame.seq)
+        key = (hello.boot_id, frame.seq, frame.counter)
         if key == self._last_request and not self.awaiting_reply:
             # our reply was lost: send it (and whatever followed) again, same numbers
             for pending in self.tx.retransmit(now):
@@ -335,15 +490,45 @@ class Link:
             self._ack_owed = True
             return []
         self._last_request = key
-        if frame.ack_valid and not self.awaiting_reply:
-            self.tx.acked(frame.ack, now)  # a peer that kept its receive state says what it has
+        # A requester that kept its receive state says in its ACK what it has. With a key
+        # that is not taken on trust: the request may be a replay, so what it names is resent.
+        if frame.ack_valid and not self.awaiting_reply and self.auth is None:
+            self.tx.acked(frame.ack, now)
         self.rx_expected = (frame.seq + 1) % SEQ_MOD
         self._nak_sent_for = None
         self.awaiting_reply = False
         self.tx.renumber()
+        if self.auth is not None:
+            self.auth.answer(self.local.boot_id, hello.boot_id, frame.counter)
         self._transmit(self.tx.take(self.local, now), now)
         self.connected = True
+        if self.auth is not None:
+            # Not reported until the requester is heard under the session key (its ack of
+            # our answer): a recorded request played again must not pass for a reboot.
+            self._unproven = hello
+            return []
         return self._identify(hello)
+
+    def _on_our_answer(self, frame: Frame, hello: Hello, now: float) -> list[LinkEvent]:
+        # the answer to our start(): its ACK names our request, so a late reply to an
+        # earlier request (a previous session) is not mistaken for it
+        if self.auth is not None:
+            self.auth.answered(self.local.boot_id, hello.boot_id, frame.counter)
+        self.rx_expected = (frame.seq + 1) % SEQ_MOD
+        self._ack_owed = True
+        self.awaiting_reply = False
+        self.connected = True
+        self.tx.acked(frame.ack, now)
+        return self._identify(hello)
+
+    def _on_other_answer(self, frame: Frame, now: float) -> None:
+        # a reply to a request of ours that crossed the peer's own request, or our answer
+        # sent again: an ordinary frame
+        if self.rx_expected is not None and frame.seq == self.rx_expected:
+            self.rx_expected = (self.rx_expected + 1) % SEQ_MOD
+            if frame.ack_valid:
+                self.tx.acked(frame.ack, now)
+        self._ack_owed = True
 
     def _identify(self, hello: Hello) -> list[LinkEvent]:
         hello = replace(hello, reply_requested=False)  # a session flag, not identity
@@ -351,3 +536,8 @@ class Link:
         if previous is not None and previous.boot_id != hello.boot_id:
             return [PeerRebooted(hello, previous.boot_id)]
         return [Connected(hello)]
+
+
+def _who(hello: Hello) -> str:
+    serial = f" {hello.serial}" if hello.serial else ""
+    return f"the {hello.kind.name.lower()}{serial} (boot {hello.boot_id:#010x})"

@@ -43,4 +43,21 @@ class PeerSilent:
     silent_for: float
 
 
-LinkEvent = Delivered | Connected | PeerRebooted | SendFailed | ProtocolViolation | PeerSilent
+@dataclass(frozen=True)
+class Tampered:
+    """Frames that failed authentication (protocol 1.1): a bad or missing MAC, a replayed
+    counter, an unauthenticated HELLO where a key is configured. None was delivered or acted
+    on. Bursts are reported at most once a second: `count` frames, the last one's `detail`."""
+    detail: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class SessionRefused:
+    """A session attempt ended without a session: the peer could not authenticate (no key,
+    another key) or answered without authentication while we have a key. What was queued is
+    dropped, as after a failure; the owner decides when to try again."""
+    reason: str
+
+
+LinkEvent = Delivered | Connected | PeerRebooted | SendFailed | ProtocolViolation | PeerSilent | Tampered | SessionRefused

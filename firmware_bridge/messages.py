@@ -8,9 +8,10 @@ payload of the wrong length is malformed, never "newer".
 """
 from __future__ import annotations
 
+import enum
 import struct
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from firmware_bridge.enums import (
     DeviceKind,
@@ -22,6 +23,7 @@ from firmware_bridge.enums import (
 )
 from firmware_bridge.frame import MAX_PAYLOAD, PROTOCOL_MAJOR, PROTOCOL_MINOR
 
+E = TypeVar("E", bound=enum.IntEnum)
 MAX_SERIAL = 32
 MAX_DETAIL = 64
 
@@ -47,14 +49,14 @@ class MalformedPayload(ValueError):
         super().__init__(f"malformed {type_name(msg_type)} payload: {reason}")
 
 
-def _uint(name: str, value, bits: int) -> None:
+def _uint(name: str, value: object, bits: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < (1 << bits):
         raise ValueError(f"{name}={value!r} is not a uint{bits}")
 
 
-def _enum(name: str, enum_type, value):
+def _enum(name: str, enum_type: type[E], value: object) -> E:
     try:
-        return enum_type(value)
+        return enum_type(value)  # type: ignore[arg-type]  # any value: the enum refuses what it lacks
     except ValueError:
         allowed = ", ".join(f"{m.value}={m.name}" for m in enum_type)
         raise ValueError(f"{name}={value!r} is not one of {allowed}") from None
@@ -95,7 +97,7 @@ def _exact(msg_type: int, payload: bytes, size: int) -> None:
         raise MalformedPayload(msg_type, f"{len(payload)} bytes, expected {size}")
 
 
-def _fixed(cls, fmt: struct.Struct, payload: bytes) -> tuple:
+def _fixed(cls: type[Message], fmt: struct.Struct, payload: bytes) -> tuple[Any, ...]:
     _exact(cls.MSG_TYPE, payload, fmt.size)
     return fmt.unpack(payload)
 
@@ -117,7 +119,7 @@ class Hello(Message):
     protocol: tuple[int, int] = (PROTOCOL_MAJOR, PROTOCOL_MINOR)
     reply_requested: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "kind", _enum("kind", DeviceKind, self.kind))
         _uint("boot_id", self.boot_id, 32)
         for name, parts, count in (("firmware", self.firmware, 3), ("protocol", self.protocol, 2)):
@@ -164,7 +166,7 @@ class Nak(Message):
     seq: int
     reason: NakReason
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _uint("seq", self.seq, 8)
         object.__setattr__(self, "reason", _enum("reason", NakReason, self.reason))
 
@@ -185,7 +187,7 @@ class Heartbeat(Message):
     RELIABLE: ClassVar[bool] = False
     uptime_ms: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _uint("uptime_ms", self.uptime_ms, 32)
 
     def encode(self) -> bytes:
@@ -205,7 +207,7 @@ class Error(Message):
     code: ErrorCode
     detail: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "code", _enum("code", ErrorCode, self.code))
         _text("detail", self.detail, MAX_DETAIL, ascii_only=False)
 
@@ -248,7 +250,7 @@ class CardRead(Message):
     double_draw: bool = False
     misread: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _uint("code", self.code, 16)
         _uint("draw_counter", self.draw_counter, 32)
         _uint("device_ms", self.device_ms, 32)
@@ -281,7 +283,7 @@ class ShoeStatus(Message):
     cut_card_seen: bool = False
     empty: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _uint("draw_counter", self.draw_counter, 32)
         _uint("device_ms", self.device_ms, 32)
 
@@ -317,7 +319,7 @@ class Button(Message):
     button: int  # plain uint8: the controller maps names to ids per game
     pressed: bool
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _uint("button", self.button, 8)
 
     def encode(self) -> bytes:
@@ -357,7 +359,7 @@ class PanelStatus(Message):
     key_on: bool
     pressed: tuple[int, ...] = ()  # buttons held down now, ascending
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for button in self.pressed:
             _uint("pressed button", button, 8)
         if len(self.pressed) > MAX_PAYLOAD - 2:
@@ -383,7 +385,7 @@ class LampSet(Message):
     lamp: int  # plain uint8: the controller maps names to ids per game
     pattern: LampPattern
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _uint("lamp", self.lamp, 8)
         object.__setattr__(self, "pattern", _enum("pattern", LampPattern, self.pattern))
 
@@ -396,7 +398,7 @@ class LampSet(Message):
         return cls(lamp, _payload_enum(cls.MSG_TYPE, "pattern", LampPattern, pattern))
 
 
-def _payload_enum(msg_type: int, name: str, enum_type, value):
+def _payload_enum(msg_type: int, name: str, enum_type: type[E], value: object) -> E:
     try:
         return _enum(name, enum_type, value)
     except ValueError as error:
@@ -419,7 +421,7 @@ class LampReport(Message):
     MSG_TYPE: ClassVar[Msg] = Msg.LAMP_REPORT
     lamps: tuple[LampPattern, ...] = field(default=())
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if len(self.lamps) > MAX_PAYLOAD - 1:
             raise ValueError(f"{len(self.lamps)} lamps do not fit in one frame")
         object.__setattr__(self, "lamps", tuple(_enum("lamp pattern", LampPattern, p) for p in self.lamps))

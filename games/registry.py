@@ -1,9 +1,15 @@
-"""The five games by key. Modules are imported on first use."""
+"""The five games by key. Modules are imported on first use.
+
+Each game module exposes GAME (its rules), odds(decks) and TABLE (its table profile:
+games.table_profile). A sixth game is its module and one line here."""
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
+from games.analysis import OddsReport
 from games.round import Game
+from games.table_profile import TableProfile
 
 GAME_MODULES = {
     "fafa4": "games.baccarat.fafa4",
@@ -24,7 +30,7 @@ class UnknownGame(KeyError):
         return f"unknown game {self.key!r} (one of {', '.join(GAME_KEYS)})"
 
 
-def game_module(key: str):
+def game_module(key: str) -> ModuleType:
     if key not in GAME_MODULES:
         raise UnknownGame(key)
     return importlib.import_module(GAME_MODULES[key])
@@ -32,10 +38,18 @@ def game_module(key: str):
 
 def get_game(key: str) -> Game:
     """The Game object for `key`; each game module exposes it as GAME."""
-    return game_module(key).GAME
+    game: Game = game_module(key).GAME
+    return game
 
 
-def get_odds(key: str, decks: int | None = None):
+def get_table_profile(key: str) -> TableProfile:
+    """How the table is laid out and dealt for `key` (lamps, buttons, shoe, player-dealer)."""
+    profile: TableProfile = game_module(key).TABLE
+    return profile
+
+
+def get_odds(key: str, decks: int | None = None) -> OddsReport:
     """The exact OddsReport for `key`; each game module exposes odds(decks)."""
     module = game_module(key)
-    return module.odds(module.GAME.default_decks if decks is None else decks)
+    report: OddsReport = module.odds(module.GAME.default_decks if decks is None else decks)
+    return report

@@ -10,8 +10,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from controller.config.schema import GAMES_THAT_BURN, SECTIONS, Config
-from games.registry import GAME_KEYS, UnknownGame, get_game
+from controller.config.schema import SECTIONS, Config
+from games.registry import GAME_KEYS, UnknownGame, get_game, get_table_profile
 
 DEFAULT_GAME = "fortune6"
 TOP_LEVEL_DOCS = {
@@ -41,6 +41,11 @@ def load_config(path: str | Path) -> Config:
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(str(path), [("", f"not valid TOML: {error}")]) from None
     return config_from_dict(data, source=str(path), base_dir=path.resolve().parent)
+
+
+def default_config(game: str = "fortune6") -> Config:
+    """The built-in defaults for `game` (what the daemon runs with when no file is given)."""
+    return config_from_dict({"game": game}, source=None)
 
 
 def config_from_dict(data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None) -> Config:
@@ -156,11 +161,11 @@ def _shown(value) -> str:
 
 
 def _game_defaults(sections, game, problems):
-    shoe, table = sections["shoe"], sections["table"]
+    shoe, table, profile = sections["shoe"], sections["table"], get_table_profile(game.key)
     if shoe.burn is None:
-        shoe = replace(shoe, burn=game.key in GAMES_THAT_BURN)
+        shoe = replace(shoe, burn=profile.burn)
     if shoe.deck_per_round is None:
-        shoe = replace(shoe, deck_per_round=game.key not in GAMES_THAT_BURN)
+        shoe = replace(shoe, deck_per_round=profile.deck_per_round)
     if game.uses_spots and not all(1 <= s <= game.max_spots for s in table.spots):
         problems.append(("table.spots", f"expected seats from 1 to {game.max_spots} ({game.key}), got {list(table.spots)}"))
     return {**sections, "shoe": shoe, "table": table}

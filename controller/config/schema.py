@@ -6,6 +6,7 @@ game (deck count, burn, seats) when the file is loaded. docs/configuration.md li
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 JOURNAL_SYNC = ("results", "always")  # same as controller.journal.SYNC_MODES
 UNIX_PATH_MAX = 107  # sun_path holds 108 bytes including the terminating NUL
 TOPIC_LEVEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the feed's site and table in MQTT topics
-GAMES_THAT_BURN = ("fafa4", "fortune7", "fortune6")  # shoe games; Fu Bacc and Pai Gow: a deck a round
+SCOREBOARD_LANGS = ("en", "zh-Hant")
 
 
 def key(default, doc: str, check=None, octal_text: bool = False):
@@ -90,11 +91,44 @@ def socket_path(value) -> str | None:
     return None if 0 < size <= UNIX_PATH_MAX else f"a Unix socket path of 1-{UNIX_PATH_MAX} bytes (this one is {size})"
 
 
+def split_listen(text: str) -> tuple[str, int]:
+    """"127.0.0.1:8080" or "[::1]:8080" -> (IP address, port); ValueError says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError("an IP address and a port 0-65535, e.g. 127.0.0.1:8080")
+    bracketed = host.startswith("[") and host.endswith("]")
+    if ":" in host and not bracketed:
+        raise ValueError("an IPv6 address goes in brackets, e.g. [::1]:8080")
+    host = host[1:-1] if bracketed else host
+    ipaddress.ip_address(host)  # a literal address: the systemd unit allows exactly it
+    return host, int(port)
+
+
+def listen_address(value) -> str | None:
+    try:
+        split_listen(value)
+    except ValueError:
+        return "an IP address and a port, e.g. \"127.0.0.1:8080\" or \"[::1]:8080\""
+    return None
+
+
 @dataclass(frozen=True)
 class DevicesConfig:
     shoe: str = key("serial:///dev/tablectl/shoe", "the smart shoe: serial:///path[?baud=N], a tty path, or usb://VID:PID")
     panel: str = key("serial:///dev/tablectl/panel", "the dealer's button panel (same URL forms)")
     lights: str = key("serial:///dev/tablectl/lights", "the result lamps (same URL forms)")
+
+
+def key_file_path(value) -> str | None:
+    return None if value == "" or value.startswith("/") else 'an absolute path to a key file, or "" for none'
+
+
+@dataclass(frozen=True)
+class KeysConfig:
+    shoe: str = key("", "the shoe's key file: with one, its link takes only authenticated frames (protocol 1.1; "
+                        "`tablectl keys provision shoe`); \"\" for none", key_file_path)
+    panel: str = key("", "the panel's key file (as keys.shoe)", key_file_path)
+    lights: str = key("", "the lamp board's key file (as keys.shoe)", key_file_path)
 
 
 @dataclass(frozen=True)
@@ -169,10 +203,17 @@ class FeedConfig:
                                    between(1, 1000))
 
 
+@dataclass(frozen=True)
+class ScoreboardConfig:  # `tablectl scoreboard`, the board beside the table (docs/scoreboard.md)
+    listen: str = key("127.0.0.1:8080", "where the board is served: an IP address and port (127.0.0.1: this PC only)", listen_address)
+    lang: str = key("en", "the board's labels: 'en' or 'zh-Hant' (Traditional Chinese)", one_of(*SCOREBOARD_LANGS))
+    table_name: str = key("", "the table's name shown on the board")
+
+
 SECTIONS = {
-    "devices": DevicesConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
+    "devices": DevicesConfig, "keys": KeysConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
-    "table": TableConfig, "log": LogConfig, "feed": FeedConfig,
+    "table": TableConfig, "log": LogConfig, "feed": FeedConfig, "scoreboard": ScoreboardConfig,
 }
 
 
@@ -181,6 +222,7 @@ class Config:
     game: str
     decks: int
     devices: DevicesConfig = DevicesConfig()
+    keys: KeysConfig = KeysConfig()
     timeouts: TimeoutsConfig = TimeoutsConfig()
     journal: JournalConfig = JournalConfig()
     control: ControlConfig = ControlConfig()
@@ -189,13 +231,8 @@ class Config:
     table: TableConfig = TableConfig()
     log: LogConfig = LogConfig()
     feed: FeedConfig = FeedConfig()
+    scoreboard: ScoreboardConfig = ScoreboardConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
-
-    @classmethod
-    def default(cls, game: str = "fortune6") -> Config:
-        from controller.config.load import config_from_dict
-
-        return config_from_dict({"game": game}, source=None)
 
     def to_toml_dict(self) -> dict:
         """Every key with its value, as a TOML file would hold it (for `--print-config`)."""

@@ -33,7 +33,7 @@ from controller.control import ControlError, ControlServer
 from controller.daemon.device_options import driver_options
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
-from controller.journal import Journal, JournalError, restart_records
+from controller.journal import Journal, JournalError, RecordKind, read_tail
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
@@ -109,14 +109,14 @@ class TableDaemon:
     def start(self) -> None:
         config = self.config
         log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
+        options = {kind: driver_options(config, kind) for kind in ("shoe", "panel", "lights")}  # key files read first
         self.notifier.status(f"starting: opening the journal {config.journal.path}")
         self.journal = Journal(config.journal.path, sync=config.journal.sync)
         self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
         self.loop = loop = EventLoop(table, self.journal, None, self.notifier, reactor=self.reactor)
-        options = driver_options(config)
         lights = self.open_driver("lights", config.devices.lights, loop.post, reactor=self.reactor, start=False,
-                                  **options)
+                                  **options["lights"])
         self.drivers["lights"] = lights
         loop.lamps = LampOutput(lights, config.game)
         self._recover(loop, table)
@@ -128,19 +128,19 @@ class TableDaemon:
         self.server.start()
         for kind in ("shoe", "panel"):
             self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post, reactor=self.reactor,
-                                                  start=True, **driver_options(config))
+                                                  start=True, **options[kind])
         lights.start()
         loop.refresh_status()
 
     def _recover(self, loop: EventLoop, table: Table) -> None:
         """Take up from the journal; the restore's records go with `daemon_started`."""
-        started = ("daemon_started", {"pid": os.getpid(), "game": self.config.game, "decks": table.decks,
-                                      "config": self.config.source, "journal_sync": self.config.journal.sync,
-                                      "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
+        started = (RecordKind.DAEMON_STARTED, {
+            "pid": os.getpid(), "game": self.config.game, "decks": table.decks, "config": self.config.source,
+            "journal_sync": self.config.journal.sync,
+            "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
         effects = []
         if self.journal.head_seq:
-            records = restart_records(self.journal)
-            effects = table.restore(TableRecovery.from_journal((r.kind, r.payload) for r in records))
+            effects = table.restore(TableRecovery.from_tail(read_tail(self.journal)))
         loop.handle_inputs(started, [], extra=effects)
         loop.lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
 
@@ -153,7 +153,7 @@ class TableDaemon:
         lamps = self._lamps_off()
         if self.journal is not None and self.loop is not None:
             try:
-                self.journal.append("daemon_stopped", {"reason": reason, "lamps": lamps}, durable=True)
+                self.journal.append(RecordKind.DAEMON_STOPPED, {"reason": reason, "lamps": lamps}, durable=True)
             except JournalError as error:
                 log.error("journal_failed", error=str(error), record="daemon_stopped")
         for driver in self.drivers.values():

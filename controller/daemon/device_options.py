@@ -1,17 +1,26 @@
-"""The drivers' options from the config's [timeouts]: reconnect backoff and link timings."""
+"""The drivers' options from the config's [timeouts] and [keys]: reconnect backoff, link
+timings, and the device key that makes a link authenticated (protocol 1.1)."""
 from __future__ import annotations
 
 from controller.config import Config
 from drivers.reconnect import Backoff
+from firmware_bridge.auth import KeyFileError, load_key
 
 SILENCE_HEARTBEATS = 3.5  # a device unheard for this many heartbeat intervals is silent (PROTOCOL.md §2)
+DEVICE_HEARTBEAT_S = 1.0  # a device sends something at least this often (PROTOCOL.md §2), whatever ours is
 
 
-def driver_options(config: Config) -> dict:
-    """Keyword options for drivers.factory.driver_for (a new Backoff each call: it keeps state)."""
+def driver_options(config: Config, kind: str) -> dict:
+    """Keyword options for drivers.factory.driver_for the device `kind` (a new Backoff each
+    call: it keeps state). A configured key file that cannot be used raises KeyFileError
+    (a ValueError) naming the config key and the file."""
     t = config.timeouts
-    return {
-        "backoff": Backoff(initial=t.reconnect_min_s, maximum=t.reconnect_max_s),
-        "link_options": {"ack_timeout": t.ack_timeout_s, "heartbeat_interval": t.heartbeat_interval_s,
-                         "silence_timeout": SILENCE_HEARTBEATS * t.heartbeat_interval_s},
-    }
+    link_options = {"ack_timeout": t.ack_timeout_s, "heartbeat_interval": t.heartbeat_interval_s,
+                    "silence_timeout": SILENCE_HEARTBEATS * max(t.heartbeat_interval_s, DEVICE_HEARTBEAT_S)}
+    key_path = getattr(config.keys, kind)
+    if key_path:
+        try:
+            link_options["key"] = load_key(key_path)
+        except KeyFileError as error:
+            raise KeyFileError(f"keys.{kind}: {error}") from None
+    return {"backoff": Backoff(initial=t.reconnect_min_s, maximum=t.reconnect_max_s), "link_options": link_options}

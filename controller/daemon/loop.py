@@ -48,8 +48,8 @@ from controller.daemon.links import Links, status_line
 from controller.daemon.timers import Timers
 from controller.daemon.timing import LoopTiming
 from controller.daemon.translate import Translator
-from controller.journal import Journal, JournalBusy, JournalError
-from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map
+from controller.journal import Journal, JournalBusy, JournalError, RecordKind
+from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer, Table, button_map, lamp_ids
 from controller.table import Journal as JournalEffect
 from controller.table import inputs as i
 from drivers import events as ev
@@ -119,7 +119,7 @@ class EventLoop:
         self.clock = clock  # the table timers' and STATUS= pacing's clock (tests move their own)
         self.inbox: collections.deque = collections.deque()
         self.timers = Timers()
-        self.links = Links()
+        self.links = Links(lamps_used=frozenset(lamp_ids(table.game.key).values()))
         self.translator = Translator(table.game.key, table)
         self.ready = False
         self.stop_requested: str | None = None
@@ -255,18 +255,19 @@ class EventLoop:
         button = getattr(event, "button", None) if isinstance(event, ev.ButtonPressed) else None
         extra = []
         if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
-            extra = [JournalEffect("error", {"detail": translation.problem, "device": event.device}),
+            extra = [JournalEffect(RecordKind.ERROR, {"detail": translation.problem, "device": event.device}),
                      Publish({"event": "command", "source": "panel", "button": button, "command": None,
                               "ok": False, "message": translation.problem})]
             log.warning("button_refused", button=button, reason=translation.problem)
-        self.handle_inputs(("device", translation.record), translation.inputs, extra=extra,
+        kind = RecordKind.TAMPER if isinstance(event, ev.FrameTampered) else RecordKind.DEVICE  # never delivered, on record
+        self.handle_inputs((kind, translation.record), translation.inputs, extra=extra,
                            reply=self._panel_reply(button), before=link_change)
 
     def request(self, request) -> None:
         """A validated control-socket request (controller.control.Request)."""
         command = i.Command(request.cmd, dict(request.args), source="socket")
         record = None if request.cmd == "status" else (
-            "command", {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id})
+            RecordKind.COMMAND, {"name": request.cmd, "args": dict(request.args), "source": "socket", "client": request.client_id})
 
         def reply(answer: Reply) -> None:
             fields = dict(answer.fields)
@@ -312,8 +313,8 @@ class EventLoop:
             started = time.perf_counter()
             if h.before is not None:
                 self.publish(h.before)
-                (log.warning if h.before.get("link") in ("lost", "absent") or "error" in h.before else log.info)(
-                    "device", **{k: v for k, v in h.before.items() if k != "event"})
+                warn = h.before["event"] == "tamper" or h.before.get("link") in ("lost", "absent") or "error" in h.before
+                (log.warning if warn else log.info)(h.before["event"], **{k: v for k, v in h.before.items() if k != "event"})
             self.carry_out(h.effects, h.reply)
             if h.timed:
                 self.timing.add("handle", h.handle_s)
@@ -328,7 +329,7 @@ class EventLoop:
         except Exception as error:  # a bug must not end the table: record it, refuse, go on
             log.exception("handle_failed", **input_json(inp))
             detail = f"{type(error).__name__} while handling {type(inp).__name__}: {error}"
-            effects = [JournalEffect("error", {"detail": detail, **input_json(inp), "state": self.table.state}),
+            effects = [JournalEffect(RecordKind.ERROR, {"detail": detail, **input_json(inp), "state": self.table.state}),
                        Publish({"event": "error", "detail": detail})]
             if isinstance(inp, i.Command):
                 effects.append(Reply(False, f"internal error, the command was not carried out: {detail}"))
@@ -401,7 +402,7 @@ class EventLoop:
                     reply(effect)
             except Exception as error:  # a device or socket problem must not end the loop
                 log.exception("effect_failed", effect=type(effect).__name__)
-                self.commit([("error", {"detail": f"{type(effect).__name__} failed: {type(error).__name__}: {error}"},
+                self.commit([(RecordKind.ERROR, {"detail": f"{type(effect).__name__} failed: {type(error).__name__}: {error}"},
                               None, False)])
 
     def _panel_reply(self, button: int | None):

@@ -1,34 +1,30 @@
 """Driver events -> the daemon's `device` record and the table inputs (docs/table.md, "From
-driver events to table inputs"), plus the few things the mapping has to remember.
+driver events to table inputs"), plus the one thing the mapping has to remember.
 
 The shoe's link: when a session comes up (first connect, link restored, reboot) the driver
 asks for a status, and the first status's draw counter is the proof the table needs (local
 ruling L4). So DeviceConnected / LinkRestored / DeviceRebooted only mark a session as
 pending; its first ShoeStatusChanged becomes ShoeLinkRestored(counter) (ShoeRebooted(counter)
-after a reboot). A DrawGap or DrawCountUnknown that the driver found in that same status is
-journaled but not handed on: the restore input carries the same counter, and the table
-applies L4 to it (handed on as well, the gap would be counted twice). The first status of a
-session repeats every field; only the ones that differ from what was known before the link
-dropped (at start-up: what the table knows) become inputs, so a reconnect does not read as
-"door closed" and "a shoe is in".
+after a reboot), and a later status hands the table its counter as ShoeCounter(counter).
+What the counter proves is the table's to judge (controller/table/draw_counter.py).
 
-A DrawGap found in a card hands the table the card's counter as `got`, matching the table's
-DrawGap(expected, got). A gap found in a later status outside a pending session (rare: the
-shoe counted a card it never sent) is handed on as the driver reports it; the next card's
-counter accounts for the last unheard card.
+Which status fields changed is the driver's to say (`changed`, across reconnects, so a
+reconnect does not read as "door closed" and "a shoe is in"). Only the very first status
+after start-up names every field: of those, the ones that differ from what the table already
+knows (restored from its journal) become inputs.
 """
 from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.table import UnknownButton, command_for_button
 from controller.table import inputs as i
 from drivers import events as ev
 from firmware_bridge.messages import Hello
-
-STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
 
 
 @dataclass
@@ -65,52 +61,58 @@ class Translator:
         self.game_key = game_key
         self.table = table  # read for the start-up baseline (door, key, cut card)
         self.pending_session: str | None = None  # "connected" / "restored" / "rebooted"
-        self.known_status: dict | None = None  # the shoe's last status fields
+        self.first_status = True  # none heard since start-up
+        # (device, event type) -> its handler; an event without one is journaled only
+        self.handlers: dict[tuple[str, type], Callable[[Any, Translation], None]] = {
+            ("shoe", ev.CardDrawn): self._card_drawn,
+            ("shoe", ev.DeviceConnected): self._connected,
+            ("shoe", ev.LinkRestored): self._restored,
+            ("shoe", ev.DeviceRebooted): self._rebooted,
+            ("shoe", ev.LinkLost): self._link_lost,
+            ("shoe", ev.ShoeStatusChanged): self._shoe_status,
+            ("panel", ev.ButtonPressed): self._button_pressed,
+            ("panel", ev.KeyTurned): self._key_turned,
+            ("panel", ev.PanelState): self._panel_state,
+        }
 
     def translate(self, event: ev.DeviceEvent) -> Translation:
         out = Translation(device_record(event))
-        handler = getattr(self, f"_{event.device}_{type(event).__name__}", None) or getattr(
-            self, f"_any_{type(event).__name__}", None)
+        handler = self.handlers.get((event.device, type(event)))
         if handler is not None:
             handler(event, out)
         return out
 
     # ------------------------------------------------------------ shoe
-    def _shoe_CardDrawn(self, e: ev.CardDrawn, out: Translation) -> None:
+    def _card_drawn(self, e: ev.CardDrawn, out: Translation) -> None:
         out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
 
-    def _shoe_DrawGap(self, e: ev.DrawGap, out: Translation) -> None:
-        if self.pending_session is None:
-            out.inputs.append(i.DrawGap(e.expected, e.got))
-
-    def _shoe_DrawCountUnknown(self, e: ev.DrawCountUnknown, out: Translation) -> None:
-        if self.pending_session is None:
-            out.inputs.append(i.ShoeRebooted(draw_counter=None))
-
-    def _shoe_DeviceConnected(self, e, out: Translation) -> None:
+    # a session comes up: its first status carries the proof (module docstring)
+    def _connected(self, e: ev.DeviceConnected, out: Translation) -> None:
         self.pending_session = "connected"
 
-    def _shoe_LinkRestored(self, e, out: Translation) -> None:
+    def _restored(self, e: ev.LinkRestored, out: Translation) -> None:
         self.pending_session = "restored"
 
-    def _shoe_DeviceRebooted(self, e, out: Translation) -> None:
+    def _rebooted(self, e: ev.DeviceRebooted, out: Translation) -> None:
         self.pending_session = "rebooted"
 
-    def _shoe_LinkLost(self, e: ev.LinkLost, out: Translation) -> None:
+    def _link_lost(self, e: ev.LinkLost, out: Translation) -> None:
         self.pending_session = None
         out.inputs.append(i.ShoeLinkLost(e.reason))
 
-    def _shoe_ShoeStatusChanged(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
-        status = {name: getattr(e, name) for name in STATUS_FIELDS}
-        changed = list(e.changed)
+    def _shoe_status(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
         if self.pending_session is not None:
             restore = i.ShoeRebooted if self.pending_session == "rebooted" else i.ShoeLinkRestored
             out.inputs.append(restore(draw_counter=e.draw_counter))
             self.pending_session = None
-            before = self.known_status or {"present": True, "door_open": self.table.door_open,
-                                           "cut_card": self.table.shoe.cut_card_seen, "empty": False}
-            changed = [name for name in STATUS_FIELDS if status[name] != before[name]]
-        self.known_status = status
+        else:
+            out.inputs.append(i.ShoeCounter(e.draw_counter))
+        changed = e.changed
+        if self.first_status:
+            self.first_status = False
+            known = {"present": True, "door_open": self.table.door_open,
+                     "cut_card": self.table.shoe.cut_card_seen, "empty": False}
+            changed = tuple(name for name in changed if getattr(e, name) != known[name])
         for name in changed:
             if name == "door_open":
                 out.inputs.append(i.ShoeDoor(e.door_open))
@@ -122,7 +124,7 @@ class Translator:
                 out.inputs.append(i.ShoeEmpty())
 
     # ------------------------------------------------------------ panel
-    def _panel_ButtonPressed(self, e: ev.ButtonPressed, out: Translation) -> None:
+    def _button_pressed(self, e: ev.ButtonPressed, out: Translation) -> None:
         try:
             command = command_for_button(self.game_key, e.button)
         except UnknownButton as error:
@@ -131,9 +133,9 @@ class Translator:
         out.record["command"] = command.name
         out.inputs.append(command)
 
-    def _panel_KeyTurned(self, e: ev.KeyTurned, out: Translation) -> None:
+    def _key_turned(self, e: ev.KeyTurned, out: Translation) -> None:
         out.inputs.append(i.SupervisorKey(e.on))
 
-    def _panel_PanelState(self, e: ev.PanelState, out: Translation) -> None:
+    def _panel_state(self, e: ev.PanelState, out: Translation) -> None:
         if e.key_on != self.table.key_on:  # turned while the panel was not heard
             out.inputs.append(i.SupervisorKey(e.key_on))

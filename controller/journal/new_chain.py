@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal.anchor import anchor_path, fsync_directory
+from controller.journal.kinds import RecordKind
 from controller.journal.readonly import open_readonly
 from controller.journal.records import JournalError, Record
 from controller.journal.startup import StartupCheck, check_journal
 from controller.journal.store import Journal
 
-CHAIN_STARTED = "chain_started"
+CHAIN_STARTED = RecordKind.CHAIN_STARTED
 
 
 @dataclass(frozen=True)

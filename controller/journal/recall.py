@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 
+from controller.journal.kinds import RecordKind
 from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, record_from_row
 from controller.journal.rounds import RoundView, fold_rounds
@@ -15,7 +16,8 @@ def last_rounds(path: str | os.PathLike, n: int = DEFAULT_RECALL) -> list[RoundV
         raise ValueError(f"n must be at least 1, got {n}")
     with reading(path) as conn:
         opened = conn.execute(
-            "SELECT round, seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT ?", (n,)).fetchall()
+            f"SELECT round, seq FROM records WHERE kind = '{RecordKind.ROUND_OPENED}' ORDER BY round DESC LIMIT ?",
+            (n,)).fetchall()
         if not opened:
             return []
         numbers = [number for number, _ in opened]

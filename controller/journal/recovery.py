@@ -1,20 +1,33 @@
-"""`recover(journal)`: what the journal knows after a restart, for the daemon to act on.
+"""What the journal knows after a restart: one reading of its tail, for the daemon and the CLI.
 
-The daemon reads this before it opens the next round: the last round number (rounds are
-numbered on from it), the round a crash interrupted (opened but neither void nor settled;
-it may already have a durable result), and the shoe's state (which cards have left it, burn
-done, cut card seen). Deciding whether to void or resume is the table's job (local ruling L4).
+`read_tail(journal)` reads, in one read transaction, only the records a restart needs: the
+last record of each sticky setting (live spots, Fortune 7's player-dealer) and everything
+from the start of the current shoe or the last round_opened, whichever is earlier. Both
+readers take that tail:
+- the daemon folds it into the table's own `TableRecovery` (controller/table) and restores
+  the table from it; deciding whether to void or resume is the table's job (local ruling L4);
+- `recover()` (`tablectl journal recovery`) folds it into `Recovery`: the last round number
+  (rounds are numbered on from it), the round a crash interrupted (opened but neither void nor
+  settled; it may already have a durable result) and the shoe's state (which cards have left
+  it, burn done, cut card seen).
 """
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
+from controller.journal.kinds import SHOE_STARTS, STICKY_KINDS, RecordKind, ShoeEvent
 from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
 from controller.journal.rounds import RoundView, card_seen, fold_rounds
 from controller.journal.store import Journal
+
+# the partial index of each sticky kind (store.py's schema): a query names it, with the literal kind
+_STICKY_INDEX = {RecordKind.SPOTS: "spots_set", RecordKind.PLAYER_DEALER: "player_dealer_set"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,11 @@ class Recovery:
     def next_round(self) -> int:
         return self.last_round + 1
 
+    @classmethod
+    def from_tail(cls, tail: JournalTail) -> Recovery:
+        last_round, interrupted = _interrupted(tail.records)
+        return cls(tail.last_seq, last_round, interrupted, _shoe_state(tail.records))
+
     def to_json(self) -> dict:
         return {
             "last_seq": self.last_seq, "last_round": self.last_round, "next_round": self.next_round,
@@ -56,87 +74,107 @@ class Recovery:
         }
 
 
-def recover(source: Journal | str | os.PathLike) -> Recovery:
-    """From the writer itself (in its thread, before the first append) or from a path."""
-    with reading(source) as conn:
-        return _recover(conn)
+@dataclass(frozen=True)
+class JournalTail:
+    """The records a restart needs, oldest first, and the journal's last seq then."""
+
+    last_seq: int  # 0 for an empty journal
+    records: tuple[Record, ...]
+
+    def pairs(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """(kind, payload) of each record, as the table folds them."""
+        return ((r.kind, r.payload) for r in self.records)
 
 
-def _recover(conn: sqlite3.Connection) -> Recovery:
-    last_seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM records").fetchone()[0]
-    opened = conn.execute(
-        "SELECT round, seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT 1").fetchone()
-    last_round, interrupted = (opened[0] if opened else 0), None
-    if opened:
-        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND round = ? ORDER BY seq", (opened[1], last_round))
-        view = fold_rounds(record_from_row(row) for row in rows)[last_round]
-        interrupted = None if view.finished else view
-    return Recovery(last_seq, last_round, interrupted, _shoe_state(conn))
-
-
-SHOE_STARTS = ("new", "new_deck")  # a new shoe; Pai Gow: a new deck each round
-STICKY_KINDS = {"spots": "spots_set", "player_dealer": "player_dealer_set"}  # kind -> its index: settings that hold until set again
-
-
-def _shoe_start(conn: sqlite3.Connection) -> tuple[int, int] | None:
-    """(seq, shoe number) of the last record that began a shoe (the shoe_events index)."""
-    for row in conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
-        payload = record_from_row(row).payload
-        if payload.get("event") in SHOE_STARTS:
-            return row[0], payload.get("shoe")
-    return None
+def read_tail(source: Journal | str | os.PathLike) -> JournalTail:
+    """The tail (module docstring), from the writer itself (in its thread, before the first
+    append) or from a path. Folding it gives what folding every record gives."""
+    with reading(source) as conn, _snapshot(conn):
+        last_seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM records").fetchone()[0]
+        return JournalTail(last_seq, tuple(_tail(conn, last_seq)))
 
 
 def restart_records(source: Journal | str | os.PathLike) -> list[Record]:
-    """The records a restart needs, oldest first, without reading the whole journal: the last
-    record of each sticky setting (live spots, Fortune 7's player-dealer) and everything from
-    the start of the current shoe or the last round_opened, whichever is earlier. Folding
-    these gives what folding every record gives (controller/table's TableRecovery)."""
-    with reading(source) as conn:
-        return _restart_records(conn)
+    """The tail's records (read_tail)."""
+    return list(read_tail(source).records)
 
 
-def _restart_records(conn: sqlite3.Connection) -> list[Record]:
+def recover(source: Journal | str | os.PathLike) -> Recovery:
+    """What a restart finds (Recovery), from the writer itself or from a path."""
+    return Recovery.from_tail(read_tail(source))
+
+
+@contextmanager
+def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """One read transaction: every query sees the journal as it was at the first one."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
+def _shoe_start(conn: sqlite3.Connection) -> int | None:
+    """The seq of the last record that began a shoe (the shoe_events index)."""
+    for row in conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = '{RecordKind.SHOE}' ORDER BY seq DESC"):
+        if record_from_row(row).payload.get("event") in SHOE_STARTS:
+            return row[0]
+    return None
+
+
+def _tail(conn: sqlite3.Connection, last_seq: int) -> list[Record]:
     shoe = _shoe_start(conn)
-    row = conn.execute("SELECT seq FROM records WHERE kind = 'round_opened' ORDER BY round DESC LIMIT 1").fetchone()
-    last_opened = row[0] if row else None
-    starts = [seq for seq in (shoe[0] if shoe else None, last_opened) if seq is not None]
-    from_seq = min(starts) if starts else conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM records").fetchone()[0]
+    row = conn.execute(f"SELECT seq FROM records WHERE kind = '{RecordKind.ROUND_OPENED}' "
+                       "ORDER BY round DESC LIMIT 1").fetchone()
+    starts = [seq for seq in (shoe, row[0] if row else None) if seq is not None]
+    from_seq = min(starts) if starts else last_seq + 1
     sticky = []
-    for kind, index in STICKY_KINDS.items():  # spelled out: a partial index needs the literal
-        row = conn.execute(f"SELECT {COLUMNS} FROM records INDEXED BY {index} WHERE kind = '{kind}' AND seq < ? "
-                           "ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
+    for kind in STICKY_KINDS:  # spelled out: a partial index needs the literal
+        row = conn.execute(f"SELECT {COLUMNS} FROM records INDEXED BY {_STICKY_INDEX[kind]} WHERE kind = '{kind}' "
+                           "AND seq < ? ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
         sticky += [record_from_row(row)] if row else []
     tail = [record_from_row(row) for row in conn.execute(
-        f"SELECT {COLUMNS} FROM records WHERE seq >= ? ORDER BY seq", (from_seq,))]
+        f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND seq <= ? ORDER BY seq", (from_seq, last_seq))]
     return sorted(sticky, key=lambda r: r.seq) + tail
 
 
-def _shoe_state(conn: sqlite3.Connection) -> ShoeState:
-    start = _shoe_start(conn)
-    if start is None:
+def _interrupted(records: tuple[Record, ...]) -> tuple[int, RoundView | None]:
+    """The last round opened, and its view when it is neither void nor settled."""
+    opened = [r for r in records if r.kind == RecordKind.ROUND_OPENED and r.round is not None]
+    if not opened:
+        return 0, None
+    last = max(opened, key=lambda r: r.round)
+    view = fold_rounds(r for r in records if r.seq >= last.seq and r.round == last.round)[last.round]
+    return last.round, None if view.finished else view
+
+
+def _shoe_state(records: tuple[Record, ...]) -> ShoeState:
+    starts = [i for i, r in enumerate(records) if r.kind == RecordKind.SHOE and r.payload.get("event") in SHOE_STARTS]
+    if not starts:
         return ShoeState(number=None)
-    start_seq, number = start
+    number = records[starts[-1]].payload.get("shoe")
     cards: list[str] = []
     dealt, burn, cut, after_cut, finished, counter = 0, False, False, 0, False, None
-    rows = conn.execute(
-        f"SELECT {COLUMNS} FROM records WHERE kind IN ('shoe', 'card', 'round_opened') AND seq > ? ORDER BY seq",
-        (start_seq,))
-    for record in map(record_from_row, rows):
+    for record in records[starts[-1] + 1:]:
         payload = record.payload
-        if record.kind == "card":
+        if record.kind == RecordKind.CARD:
             seen = card_seen(record.seq, payload)
             cards.extend([seen.card] if seen.card else [])
             dealt += 0 if seen.reconstructed else 1
             counter = seen.draw_counter if seen.draw_counter is not None else counter
-        elif record.kind == "round_opened":
+        elif record.kind == RecordKind.ROUND_OPENED:
             after_cut += 1 if cut else 0
-        elif payload.get("event") in ("burn", "burn_done"):
+        elif record.kind != RecordKind.SHOE:
+            continue
+        elif payload.get("event") in (ShoeEvent.BURN, ShoeEvent.BURN_DONE):
             burned = list(payload.get("cards") or [])  # burn cards listed here or journaled as card records
             burn, dealt = True, dealt + len(burned)
             cards.extend(burned)
-        elif payload.get("event") == "cut_card" and not payload.get("ignored"):
+        elif payload.get("event") == ShoeEvent.CUT_CARD and not payload.get("ignored"):
             cut = True
-        elif payload.get("event") == "finished":
+        elif payload.get("event") == ShoeEvent.FINISHED:
             finished = True
     return ShoeState(number, tuple(cards), dealt, burn, cut, after_cut, finished, counter)

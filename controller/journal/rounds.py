@@ -1,7 +1,7 @@
 """A round as the journal tells it: fold a round's records into a `RoundView`.
 
 Used by recall (the last N rounds) and by recovery (the round a crash interrupted).
-Record kinds and payloads are listed in docs/journal.md; kinds not known here are counted
+Record kinds are named in controller.journal.kinds and described in docs/journal.md; kinds not known here are counted
 under `other` and otherwise left alone.
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.journal.kinds import RecordKind as R
 from controller.journal.records import Record
 
 
@@ -109,15 +110,15 @@ def _without_round(p: dict[str, Any]) -> dict:
 
 
 _APPLY = {
-    "round_opened": _opened,
-    "bets_closed": lambda view, record, p: setattr(view, "bets_closed", True),
-    "card": lambda view, record, p: view.cards.append(card_seen(record.seq, p)),
-    "decision": lambda view, record, p: view.decisions.append(_without_round(p)),
-    "irregularity": lambda view, record, p: view.irregularities.append(_without_round(p)),
-    "result": lambda view, record, p: setattr(view, "result", _without_round(p)),
-    "void": lambda view, record, p: setattr(view, "void", _without_round(p)),
-    "settled": lambda view, record, p: setattr(view, "settled", True),
-    "round_resumed": lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
+    R.ROUND_OPENED: _opened,
+    R.BETS_CLOSED: lambda view, record, p: setattr(view, "bets_closed", True),
+    R.CARD: lambda view, record, p: view.cards.append(card_seen(record.seq, p)),
+    R.DECISION: lambda view, record, p: view.decisions.append(_without_round(p)),
+    R.IRREGULARITY: lambda view, record, p: view.irregularities.append(_without_round(p)),
+    R.RESULT: lambda view, record, p: setattr(view, "result", _without_round(p)),
+    R.VOID: lambda view, record, p: setattr(view, "void", _without_round(p)),
+    R.SETTLED: lambda view, record, p: setattr(view, "settled", True),
+    R.ROUND_RESUMED: lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
 }
 
 

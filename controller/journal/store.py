@@ -277,6 +277,7 @@ class Journal:
     def _row(self, seq: int, prev_hash: str, kind: str, payload: Mapping[str, Any] | None, round: int | None) -> tuple:
         if not isinstance(kind, str) or not kind:
             raise JournalError(f"record kind must be a non-empty string, got {kind!r}")
+        kind = str(kind)  # a RecordKind is stored as its plain string
         payload = {} if payload is None else payload
         if not isinstance(payload, Mapping):
             raise JournalError(f"{kind} record: payload must be a JSON object, got {type(payload).__name__}")

@@ -1,7 +1,7 @@
 """The table: the round and shoe state machine, irregularities, lamp and button maps.
 
 A pure core (no I/O, threads or clock): `Table(game_key, decks, settings).handle(input)`
-returns effects; docs/table.md describes the whole contract.
+returns effects; docs/table.md describes the whole contract, controller/table/table.py its parts.
 """
 from controller.table.buttons import Button, UnknownButton, button_list, button_map, command_for_button
 from controller.table.effects import CancelTimer, Effect, Journal, Lamps, Pattern, Publish, Reply, StartTimer

@@ -1,24 +1,17 @@
 """The dealer's button panel per game: button ids (uint8 on the wire) -> table commands.
 
+Seven buttons are on every table; a game's own (spot, decision, player-dealer buttons) are in
+its table profile (games.table_profile).
+
 The daemon turns a ButtonPressed(id) into `command_for_button(game_key, id)` and hands the
 Command to `Table.handle`. The supervisor key is a switch, not a button: it arrives as the
 SupervisorKey input, and the commands marked `key` are refused while it is off.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-
 from controller.table.inputs import Command
-
-
-@dataclass(frozen=True)
-class Button:
-    id: int
-    command: str
-    args: Mapping = field(default_factory=dict)
-    key: bool = False  # needs the supervisor key
-    meaning: str = ""
+from games.registry import get_table_profile
+from games.table_profile import Button
 
 
 class UnknownButton(KeyError):
@@ -39,28 +32,11 @@ _COMMON = (
     Button(6, "reconstruct", key=True, meaning="resume a held round as reconstructed (order confirmed as read)"),
     Button(7, "misdeal", meaning="a hand got the wrong number of cards (hold for the supervisor)"),
 )
-_SPOT_BUTTON_BASE = 10
-_FUBACC_DECISIONS = ("fold", "play", "hit", "stay", "bonus", "no_ante")
-
-
-def _spot_buttons(count: int, what: str) -> tuple[Button, ...]:
-    return tuple(Button(_SPOT_BUTTON_BASE + n, "select_spot", {"spot": n}, meaning=what.format(n=n))
-                 for n in range(1, count + 1))
 
 
 def button_list(game_key: str) -> tuple[Button, ...]:
-    buttons = list(_COMMON)
-    if game_key == "fubacc":
-        buttons += _spot_buttons(7, "spot {n}: toggle live while betting; select for the next decision")
-        buttons += [Button(21 + i, "decide", {"decision": d}, meaning=f"the selected spot: {d}")
-                    for i, d in enumerate(_FUBACC_DECISIONS)]
-    elif game_key == "paigow":
-        buttons += _spot_buttons(6, "spot {n}: toggle live while betting; select for the next setting")
-        buttons.append(Button(26, "decide", {"decision": "house"}, meaning="the selected spot is set by the House Way"))
-    elif game_key == "fortune7":
-        buttons += _spot_buttons(7, "seat {n}: select (for the player-dealer button)")
-        buttons.append(Button(30, "player_dealer", meaning="the selected seat takes the player-dealer position"))
-    return tuple(buttons)
+    """The seven buttons of every table, then the game's own (its table profile)."""
+    return (*_COMMON, *get_table_profile(game_key).buttons)
 
 
 def button_map(game_key: str) -> dict[int, Button]:

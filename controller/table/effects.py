@@ -2,7 +2,7 @@
 
 `Table.handle` returns them in this order, which is part of the contract:
     Journal records (a result's or a void's durable record among them)
-    Lamps (the whole lamp picture by name; only when it changed)
+    Lamps (the whole lamp picture by name, after every input: the lights driver diffs it)
     StartTimer / CancelTimer
     Publish events
     Reply (exactly one for a Command input, none otherwise)
@@ -25,7 +25,7 @@ class Pattern(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Journal:
-    kind: str  # round_opened, bets_closed, card, decision, irregularity, result, void, settled, shoe, ...
+    kind: str  # a controller.journal.kinds.RecordKind: round_opened, card, result, void, shoe, ...
     payload: Mapping
     durable: bool = False  # fsync before the next effect (results, voids, settlements, shoes)
 

@@ -11,13 +11,17 @@ If it cannot be resolved the round is void under `void_rule`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 
 from games.cards import Card
 from games.round import Consequence, Game, IrregularityRule
 from games.round import IrregularityKind as K
 
 NEEDS = ("card", "order", "confirm", "counter")
+# What the supervisor must do to resume a hold, by the kind that caused it (default: confirm).
+_NEED = {K.MISREAD: "card", K.DOUBLE_DRAW: "order", K.DEVICE_LOST: "counter"}
 
 
 @dataclass(frozen=True)
@@ -76,3 +80,49 @@ def device_lost_void(game: Game, missing: bool) -> IrregularityRule:
     """Local ruling L4: a card may be missing (§5.1) or the order cannot be proven (§5.4)."""
     kind = K.MISSING_CARD if missing else K.ORDER_ALTERED
     return derived(game.rule(kind), "local ruling L4", Consequence.VOID)
+
+
+def as_void(rule: IrregularityRule) -> IrregularityRule:
+    return rule if rule.consequence is Consequence.VOID else replace(rule, consequence=Consequence.VOID)
+
+
+class Holding:
+    """The hold on the round in play, if any, and whether it is being resolved now (the
+    round machine's `hold_resolved` guard)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.current: Hold | None = None
+        self.resolving = False
+
+    def start(self, rule: IrregularityRule, detail: str, state: str, pending: list[Arrival], keyed: int) -> Hold:
+        """Hold the round where it stands (`state`) for what `rule` asks; `keyed` unread cards
+        at the front of `pending` are for the supervisor to key in."""
+        need = "card" if keyed else _NEED.get(rule.kind, "confirm")
+        if rule.kind is K.MISREAD:
+            void_rule = order_altered_via(self.game, "local ruling L5")
+        elif rule.kind is K.DOUBLE_DRAW:
+            void_rule = order_altered_via(self.game, rule.clause)
+        elif rule.kind is K.DEVICE_LOST:
+            void_rule = device_lost_void(self.game, missing=True)
+        else:
+            void_rule = as_void(rule)
+        self.current = Hold(rule, detail, need, state, void_rule, pending, keyed)
+        return self.current
+
+    def waits_for(self, need: str) -> bool:
+        return self.current is not None and self.current.need == need
+
+    @contextmanager
+    def resolved(self) -> Iterator[Hold]:
+        """While the round machine resumes: its guard lets the resume through."""
+        assert self.current is not None
+        self.resolving = True
+        try:
+            yield self.current
+        finally:
+            self.resolving = False
+
+    def release(self) -> Hold | None:
+        held, self.current = self.current, None
+        return held

@@ -1,7 +1,7 @@
 """What the table reacts to: device events and commands, as frozen dataclasses.
 
 These are the table's own types, independent of drivers/: the daemon turns each driver event
-(CardDrawn, DrawGap, ShoeStatusChanged, LinkLost ...) and each panel button or socket request
+(CardDrawn, ShoeStatusChanged, LinkLost ...) and each panel button or socket request
 into one of these and passes it to `Table.handle`. Every input has already been journaled by
 the daemon when `handle` sees it.
 """
@@ -43,11 +43,11 @@ class Card:
 
 
 @dataclass(frozen=True)
-class DrawGap:
-    """The shoe's draw counter jumped: card `expected` was never heard, `got` came next."""
+class ShoeCounter:
+    """The shoe's status, heard while its link is up, says its draw counter stands at
+    `draw_counter` (the last card it dealt)."""
 
-    expected: int
-    got: int
+    draw_counter: int
 
 
 @dataclass(frozen=True)
@@ -108,5 +108,5 @@ class Timer:
     name: str
 
 
-Input = (Card | DrawGap | ShoeDoor | ShoePresence | CutCard | ShoeEmpty | ShoeRebooted
+Input = (Card | ShoeCounter | ShoeDoor | ShoePresence | CutCard | ShoeEmpty | ShoeRebooted
          | ShoeLinkLost | ShoeLinkRestored | Command | SupervisorKey | Timer)

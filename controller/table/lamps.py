@@ -1,8 +1,10 @@
 """The lamp map per game: lamp names, their wire ids (uint8), and what lights them.
 
-The table speaks lamp NAMES (effects.Lamps); the daemon maps names to ids with `lamp_ids`
-and writes only the lamps that changed. docs/table.md prints these maps as tables
-(controller.table.docs renders them, and a test keeps the page in step with this data).
+Which lamps a game has comes from its table profile (games.table_profile: its betting areas,
+spots, player-dealer seats); this module gives them ids and decides what they show. The
+table speaks lamp NAMES (effects.Lamps: the whole picture after every input); the daemon maps
+names to ids with `lamp_ids` and the lights driver writes only the lamps that changed. docs/table.md prints these maps as tables
+(docgen.mapdocs renders them, and a test keeps the page in step with this data).
 
 Result lamps, one per betting area (the bet keys of `tablectl play`): on = the wager wins,
 slow blink = it pushes, off = it loses. They show from the result until the next
@@ -16,6 +18,12 @@ from functools import cache
 
 from controller.table import machine as m
 from controller.table.effects import Pattern
+from controller.table.link import ShoeLink
+from controller.table.panel import Panel
+from controller.table.player_dealer import PlayerDealer
+from controller.table.shoe import Shoe
+from games.registry import get_table_profile
+from games.table_profile import TableProfile
 
 OFF, ON, SLOW, FAST = Pattern.OFF.value, Pattern.ON.value, Pattern.SLOW.value, Pattern.FAST.value
 
@@ -32,16 +40,8 @@ STATUS_LAMPS = {
     "result": (9, "on while a result is shown (result and settled)"),
 }
 
-# Result lamps per game: the betting areas in layout order (ids from 16 on).
-RESULT_KEYS = {
-    "fortune6": ("player", "banker", "tie", "player_pair", "banker_pair", "fortune6"),
-    "fafa4": ("player", "banker", "tie", "player_fabulous4", "banker_fabulous4",
-              "player_precious_pair", "banker_precious_pair"),
-    "fortune7": ("player", "banker", "tie", "one_up", "fortune7"),
-    "fubacc": ("ante", "play", "lucky_monkey", "tie"),
-    "paigow": ("standard", "fortune_bonus"),
-}
-SPOT_GAMES_MAX_SPOTS = {"fubacc": 7, "paigow": 6}
+# Lamp ids by kind: a game's result lamps from 16 on (from 80 on, 8 a spot, on a spot game),
+# spot lamps from 65, player-dealer seat lamps from 201 (games.table_profile says which exist).
 RESULT_BASE, SPOT_BASE, SPOT_RESULT_BASE, SEAT_BASE = 16, 64, 80, 200
 SPOT_RESULT_STRIDE = 8  # ids per spot for its result lamps
 
@@ -56,9 +56,12 @@ class Lamp:
 @cache
 def lamp_list(game_key: str) -> tuple[Lamp, ...]:
     """Every lamp of `game_key`'s table, in id order."""
+    return lamps_of(get_table_profile(game_key))
+
+
+def lamps_of(profile: TableProfile) -> tuple[Lamp, ...]:
     lamps = [Lamp(name, lamp_id, meaning) for name, (lamp_id, meaning) in STATUS_LAMPS.items()]
-    keys = RESULT_KEYS[game_key]
-    spots = SPOT_GAMES_MAX_SPOTS.get(game_key, 0)
+    keys, spots = profile.result_lamps, profile.spots
     if not spots:
         lamps += [Lamp(f"bet_{key}", RESULT_BASE + i, f"{key} wager: on win, slow blink push, off lose")
                   for i, key in enumerate(keys)]
@@ -69,9 +72,9 @@ def lamp_list(game_key: str) -> tuple[Lamp, ...]:
         base = SPOT_RESULT_BASE + (spot - 1) * SPOT_RESULT_STRIDE
         lamps += [Lamp(f"spot{spot}_{key}", base + i, f"spot {spot} {key}: on win, slow blink push, off lose")
                   for i, key in enumerate(keys)]
-    if game_key == "fortune7":
+    if profile.player_dealer is not None:
         lamps += [Lamp(f"player_dealer_{seat}", SEAT_BASE + seat, f"on: seat {seat} holds the player-dealer position")
-                  for seat in range(1, 8)]
+                  for seat in profile.player_dealer.seats]
     return tuple(lamps)
 
 
@@ -132,3 +135,26 @@ def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
     if view.player_dealer_seat is not None:
         picture[f"player_dealer_{view.player_dealer_seat}"] = ON
     return picture
+
+
+class LampBoard:
+    """The lamp view: the picture the table's state calls for, from the shoe, its link, the
+    panel, the player-dealer, and what the round in play passes in. The table returns it
+    whole after every input; which lamps differ from the board is the lights driver's to
+    find (drivers/lights.py, the one diff)."""
+
+    def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None):
+        self.game_key = game_key
+        self.shoe, self.link, self.panel, self.bank = shoe, link, panel, bank
+
+    def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
+                bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool) -> dict[str, str]:
+        """`noted`: an irregularity outside a round, or a refused card, waits for attention."""
+        shoe = self.shoe
+        unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
+        return lamp_picture(self.game_key, LampView(
+            round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
+            attention=noted or not self.link.up or unread_burn, key_on=self.panel.key_on,
+            live_spots=live_spots, awaited_spot=awaited_spot, bets=bets, spot_bets=spot_bets,
+            player_dealer_seat=self.bank.holder if self.bank is not None else None,
+        ))

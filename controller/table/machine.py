@@ -93,13 +93,18 @@ def round_spec(shape: GameShape) -> tuple[list[str], list[dict]]:
         dict(trigger="complete", source=playing, dest=RESULT),
         dict(trigger="settle", source=RESULT, dest=SETTLED),
         dict(trigger="hold", source=holdable, dest=HELD),
-        *[dict(trigger=f"resume_{state}", source=HELD, dest=state, conditions="hold_resolved")
+        *[dict(trigger=resume_trigger(state), source=HELD, dest=state, conditions="hold_resolved")
           for state in holdable],
         dict(trigger="void", source=[BETTING, *holdable, HELD], dest=VOID),
         dict(trigger="supervisor_void", source=[BETTING, *holdable, HELD], dest=VOID,
              conditions="supervisor_key"),
     ]
     return states, transitions
+
+
+def resume_trigger(state: str) -> str:
+    """The trigger that resumes a held round to `state` (one for each state a round is held in)."""
+    return f"resume_{state}"
 
 
 def shoe_spec(burn: bool, deck_per_round: bool) -> tuple[list[str], list[dict]]:

@@ -1,6 +1,7 @@
 """Collects the effects of one `Table.handle` call in the order the contract promises."""
 from __future__ import annotations
 
+from controller.journal.kinds import RecordKind
 from controller.table.effects import CancelTimer, Effect, Journal, Lamps, Publish, Reply, StartTimer
 
 
@@ -11,7 +12,7 @@ class Out:
         self.events: list[Publish] = []
         self.reply: Reply | None = None
 
-    def journal(self, kind: str, payload: dict, durable: bool = False) -> None:
+    def journal(self, kind: RecordKind, payload: dict, durable: bool = False) -> None:
         self.journals.append(Journal(kind, payload, durable))
 
     def publish(self, event: str, /, **fields) -> None:
@@ -21,10 +22,8 @@ class Out:
         if self.reply is None:  # the first answer stands: it is the one that decided
             self.reply = Reply(ok, message, fields)
 
-    def effects(self, lamps: Lamps | None) -> list[Effect]:
-        out: list[Effect] = [*self.journals]
-        if lamps is not None:
-            out.append(lamps)
+    def effects(self, lamps: Lamps) -> list[Effect]:
+        out: list[Effect] = [*self.journals, lamps]
         out += self.timers
         out += self.events
         if self.reply is not None:

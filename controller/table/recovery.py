@@ -1,8 +1,8 @@
 """After a crash: what the journal knows, and how the table takes up from it.
 
-The daemon reads its journal back (the records the table's Journal effects wrote, in order),
-builds `TableRecovery.from_journal(records)` and calls `table.restore(recovery)` on a fresh
-Table before the first input. The round that was in progress is resumed only where that is
+The daemon reads the tail of its journal (controller.journal.read_tail: the records the
+table's Journal effects wrote, in order), builds `TableRecovery.from_tail(tail)` and calls
+`table.restore(recovery)` on a fresh Table before the first input. The round that was in progress is resumed only where that is
 provably consistent, else voided citing local ruling L4:
 
   no round in progress           nothing to do; the shoe and round number carry on
@@ -18,18 +18,18 @@ provably consistent, else voided citing local ruling L4:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from controller.table import machine as m
-from controller.table.holds import device_lost_void
-from controller.table.output import Out
-from controller.table.round_play import RoundPlay
-from controller.table.settings import SettingsError, check_spots
-from games.baccarat.california.rotation import BankTurn
-from games.cards import CardError, card_from_code
-from games.round import Complete, Irregular
-from games.round import IrregularityKind as K
+from controller.journal.kinds import SHOE_STARTS
+from controller.journal.kinds import RecordKind as R
+
+
+class Tail(Protocol):
+    """controller.journal.JournalTail, as far as the table reads it."""
+
+    def pairs(self) -> Iterator[tuple[str, Mapping[str, Any]]]: ...
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ class TableRecovery:
     player_dealer: tuple[int | None, int, int] | None = None  # (seat, hands_left, offer_from)
 
     @classmethod
+    def from_tail(cls, tail: Tail) -> TableRecovery:
+        """From the journal's tail as the daemon reads it at start-up (controller.journal.read_tail)."""
+        return cls.from_journal(tail.pairs())
+
+    @classmethod
     def from_journal(cls, records: Iterable[tuple[str, Mapping]]) -> TableRecovery:
         """Fold the table's own journal records (kind, payload), oldest first. Records of other
         kinds (the daemon's device and command records) are skipped."""
@@ -74,35 +79,35 @@ class TableRecovery:
         for kind, p in records:
             if isinstance(p.get("shoe_state"), Mapping):
                 brief = p["shoe_state"]
-            if kind == "shoe" and p.get("event") in ("new", "new_deck"):
+            if kind == R.SHOE and p.get("event") in SHOE_STARTS:
                 codes = []
-            elif kind == "round_opened":
+            elif kind == R.ROUND_OPENED:
                 last_round = max(last_round, int(p["round"]))
                 current = {"number": int(p["round"]), "spots": tuple(p.get("spots") or ()), "bets_closed": False,
                            "steps": [], "held": False, "result_recorded": False}
-            elif kind == "spots":
+            elif kind == R.SPOTS:
                 spots = tuple(p["spots"])
                 if current is not None and p.get("round") == current["number"]:
                     current["spots"] = spots
-            elif kind == "card":
+            elif kind == R.CARD:
                 if (not p.get("reconstructed") or p.get("keyed_in")) and p.get("card") is not None:
                     codes.append(int(p["code"]))
                 if current is not None and p.get("status") == "dealt" and p.get("round") == current["number"]:
                     current["steps"].append(("card", int(p["code"])))
             elif current is not None and p.get("round") == current["number"]:
-                if kind == "bets_closed":
+                if kind == R.BETS_CLOSED:
                     current["bets_closed"] = True
-                elif kind == "decision":
+                elif kind == R.DECISION:
                     current["steps"].append(("decision", int(p["spot"]), str(p["decision"])))
-                elif kind == "irregularity" and p.get("consequence") == "hold":
+                elif kind == R.IRREGULARITY and p.get("consequence") == "hold":
                     current["held"] = True
-                elif kind == "round_resumed":
+                elif kind == R.ROUND_RESUMED:
                     current["held"] = False
-                elif kind == "result":
+                elif kind == R.RESULT:
                     current["result_recorded"] = True
-                elif kind in ("void", "settled"):
+                elif kind in (R.VOID, R.SETTLED):
                     current = None
-            if kind == "player_dealer":
+            if kind == R.PLAYER_DEALER:
                 bank = (p.get("seat"), int(p.get("hands_left", 0)), int(p.get("offer_from", 1)))
         shoe = None
         if brief is not None and brief.get("number"):
@@ -117,79 +122,3 @@ class TableRecovery:
             rnd = RecoveredRound(current["number"], current["spots"], current["bets_closed"],
                                  tuple(current["steps"]), current["held"], current["result_recorded"])
         return cls(last_round, shoe, rnd, spots, bank)
-
-
-class RestoreMixin:
-    def restore(self, recovery: TableRecovery) -> list:
-        """Take up from `recovery` (a fresh table only); returns the effects: a `recovered`
-        record, and the void, hold or result of the interrupted round."""
-        if self.round_no or self.play is not None or self.shoe.number:
-            raise ValueError("restore() is for a fresh table, before its first input")
-        out = Out()
-        self.round_no = recovery.last_round
-        if recovery.spots:
-            try:
-                self.spots = check_spots(self.game, recovery.spots, "spots")
-            except SettingsError:
-                pass  # the configured spots stand; the journal's no longer fit this game
-        if recovery.shoe is not None:
-            s = recovery.shoe
-            self.shoe.restore(s.number, s.state, s.codes_out, drawn=s.drawn, unknown=s.unknown, burned=s.burned,
-                              burn_card=s.burn_card, burn_remaining=s.burn_remaining,
-                              cut_card_seen=s.cut_card_seen, rounds_left=s.rounds_left, draw_counter=s.draw_counter)
-        if recovery.player_dealer is not None and self.bank is not None:
-            self.bank = BankTurn(*recovery.player_dealer)
-        self.proof_needed = True  # the shoe went unheard while the daemon was down (local ruling L4)
-        outcome = "no round in progress"
-        if recovery.round is not None:
-            outcome = self._restore_round(out, recovery.round)
-        out.journal("recovered", {"last_round": recovery.last_round, "round": getattr(recovery.round, "number", None),
-                                  "outcome": outcome, "state": self.state, "shoe_state": self._shoe_brief()}, durable=True)
-        out.publish("recovered", outcome=outcome, state=self.state)
-        self._timers(out)
-        return out.effects(self._lamps())
-
-    def _restore_round(self, out: Out, r: RecoveredRound) -> str:
-        self.play = RoundPlay(self.game, r.number, self.decks, tuple(r.spots), self.shoe.number)
-        self.play.bets_closed = r.bets_closed
-        problem = None
-        try:
-            for step in r.steps:
-                if step[0] == "card":
-                    self.play.add_card(card_from_code(step[1]))
-                else:
-                    self.play.add_decision(step[1], step[2])
-        except (Irregular, CardError) as err:
-            problem = f"the journaled round does not replay: {err}"
-        step = self.play.step()
-        cards = bool(self.play.state.cards)
-        if problem is None and r.held:
-            problem = "the daemon stopped while the round was held for the supervisor"
-        if problem is None and (cards or r.bets_closed) and not r.bets_closed:
-            problem = "cards were journaled before \"No more bets\""
-        if problem is not None:
-            self.machine.set_state(m.HELD if r.held else (m.DEALING if cards else m.BETTING))
-            self._irregular(out, device_lost_void(self.game, missing=False), f"{problem} (local ruling L4)")
-            return "void"
-        if isinstance(step, Complete):
-            self.machine.set_state(m.RESULT)
-            if r.result_recorded:
-                self.play.result = self.game.result(self.play.state)
-                self._show_result(self.play.result)
-                return "result stands"
-            self._result(out)
-            return "result decided from the journaled cards"
-        if not r.bets_closed:
-            self.machine.set_state(m.BETTING)
-            return "bets open"
-        self.machine.set_state(m.BETS_CLOSED if not cards else {"deal": m.DEALING, "draw": m.DRAWING,
-                                                                "ask": m.AWAITING}[m.step_trigger(step)])
-        if self.shoe.last_counter is None:
-            self._irregular(out, device_lost_void(self.game, missing=False),
-                            "the daemon stopped mid-round and the shoe keeps no draw counter: nothing proves "
-                            "that no card was missed (local ruling L4)")
-            return "void"
-        self._irregular(out, self.game.rule(K.DEVICE_LOST),
-                        f"the daemon stopped mid-round: held until the shoe's draw counter proves no card "
-                        f"left after {self.shoe.last_counter} (local ruling L4)")
-        return "held" if self.state == m.HELD else self.state

@@ -1,12 +1,13 @@
-"""Table settings: burn, cut card, card timeout, default spots, deck per round, Fortune 7.
+"""Table settings: burn, cut card, card timeout, default spots, deck per round, the player-dealer.
 
 The daemon builds them from the config file ([shoe], [timeouts], [table], [fortune7]);
-`TableSettings.for_game` gives the defaults a game is dealt with.
+`TableSettings.for_game` gives the defaults a game is dealt with (its table profile).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from games.registry import get_table_profile
 from games.round import Game
 
 
@@ -32,7 +33,7 @@ class TableSettings:
     spots: tuple[int, ...] = ()
     # A fresh deck every round (a shuffler; Pai Gow ruling 17a): the shoe checks are per round.
     deck_per_round: bool = False
-    # Fortune 7: the seated players who take the player-dealer position when it is offered to
+    # A player-dealer game (Fortune 7): the seated players who take the position when it is offered to
     # them (it rotates clockwise among them every two hands: games.baccarat.california.rotation)
     # and the first holder (None: the first of them clockwise from seat 1). The `player_dealer`
     # command overrides the holder between hands.
@@ -41,13 +42,10 @@ class TableSettings:
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> TableSettings:
-        """The defaults for `game`: baccarat burns from an 8-deck style shoe; the spot games
-        (single deck, dealt from a shuffler) take a fresh deck every round and do not burn."""
-        base = cls(
-            burn=not game.uses_spots,
-            spots=(1,) if game.uses_spots else (),
-            deck_per_round=game.uses_spots,
-        )
+        """The defaults `game` is dealt with (its table profile: a shoe game burns; the spot
+        games take a fresh deck every round from a shuffler, spot 1 live), then `overrides`."""
+        profile = get_table_profile(game.key)
+        base = cls(burn=profile.burn, spots=profile.default_spots, deck_per_round=profile.deck_per_round)
         return replace(base, **overrides)
 
     def check(self, game: Game) -> TableSettings:
@@ -60,10 +58,12 @@ class TableSettings:
                 isinstance(self.card_timeout_s, (int, float)) and self.card_timeout_s > 0):
             raise SettingsError("card_timeout_s", f"{self.card_timeout_s!r} is not a positive number of seconds")
         check_spots(game, self.spots, "spots")
-        if game.key == "fortune7":
-            seats = self.player_dealer_seats
-            if not seats or len(set(seats)) != len(seats) or any(not 1 <= s <= 7 for s in seats):
-                raise SettingsError("player_dealer_seats", f"{seats!r} is not a list of distinct seats 1..7")
+        player_dealer = get_table_profile(game.key).player_dealer
+        if player_dealer is not None:
+            seats, table = self.player_dealer_seats, player_dealer.seats
+            if not seats or len(set(seats)) != len(seats) or any(s not in table for s in seats):
+                raise SettingsError("player_dealer_seats",
+                                    f"{seats!r} is not a list of distinct seats {table[0]}..{table[-1]}")
             if self.player_dealer_seat is not None and self.player_dealer_seat not in seats:
                 raise SettingsError("player_dealer_seat", f"{self.player_dealer_seat!r} is not one of {seats}")
         return self

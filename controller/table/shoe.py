@@ -1,12 +1,16 @@
-"""The shoe: which cards are still in it, the burn, the cut card, the draw counter.
+"""The shoe: which cards are still in it, the burn, the cut card, its door, its draw counter.
 
 Pure bookkeeping over the shoe machine (controller.table.machine.shoe_spec). Cards are
 counted across the whole shoe, not just the round, so a ninth Ace of spades in eight decks is
-caught even when the eight others came out in earlier rounds.
+caught even when the eight others came out in earlier rounds. The draw counter and what it
+proves are the DrawCounter's (controller.table.draw_counter); the shoe reports it.
 """
 from __future__ import annotations
 
+from controller.journal.kinds import RecordKind, ShoeEvent
 from controller.table import machine as m
+from controller.table.draw_counter import DrawCounter
+from controller.table.output import Out
 from controller.table.settings import TableSettings
 from games.cards import Card, DeckKind, card_from_code
 
@@ -18,13 +22,14 @@ class ShoeFlow:
 
 
 class Shoe:
-    def __init__(self, deck_kind: DeckKind, decks: int, settings: TableSettings):
+    def __init__(self, deck_kind: DeckKind, decks: int, settings: TableSettings, counter: DrawCounter):
         self.deck_kind, self.decks, self.settings = deck_kind, decks, settings
+        self.counter = counter
         self.size = decks * len(deck_kind.cards)
         self.flow = ShoeFlow()
         self.machine = m.build(self.flow, *m.shoe_spec(settings.burn, settings.deck_per_round), initial=m.NO_SHOE)
         self.number = 0
-        self.last_counter: int | None = None  # the shoe's draw counter of the last card heard
+        self.door_open = False
         self._fresh()
 
     def _fresh(self) -> None:
@@ -55,6 +60,11 @@ class Shoe:
 
     def remove(self) -> None:
         self.flow.trigger("remove")
+
+    @property
+    def last_counter(self) -> int | None:
+        """The shoe's draw counter of the last card heard."""
+        return self.counter.last
 
     @property
     def burning(self) -> bool:
@@ -163,8 +173,23 @@ class Shoe:
         for name in ("drawn", "unknown", "burned", "burn_remaining", "cut_card_seen", "rounds_left"):
             if name in fields:
                 setattr(self, name, fields[name])
-        self.last_counter = fields.get("draw_counter")
+        self.counter.stands_at(fields.get("draw_counter"))
         self.machine.set_state(state)
+
+    # ------------------------------------------------------------ records
+
+    def brief(self) -> dict:
+        """The shoe as every record that changes it carries it (`shoe_state`)."""
+        return {"number": self.number, "state": self.state, "drawn": self.drawn, "unknown": self.unknown,
+                "burned": self.burned, "burn_remaining": self.burn_remaining,
+                "burn_card": None if self.burn_card is None else self.burn_card.code,
+                "cut_card_seen": self.cut_card_seen, "rounds_left": self.rounds_left, "draw_counter": self.last_counter}
+
+    def event(self, out: Out, event: ShoeEvent, durable: bool = False, **fields) -> None:
+        """Journal and publish a `shoe` record: what happened to the shoe, and where it stands."""
+        payload = {"event": event, **fields, "shoe": self.number, "shoe_state": self.brief()}
+        out.journal(RecordKind.SHOE, payload, durable)
+        out.publish("shoe", what=event, **fields, shoe=self.number, shoe_state=payload["shoe_state"])
 
     def snapshot(self) -> dict:
         return {

@@ -16,6 +16,7 @@ import signal
 import sys
 import time
 
+from firmware_bridge.auth import key_id, load_key
 from firmware_bridge.enums import DeviceKind, ErrorCode
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
@@ -25,11 +26,14 @@ from firmware_bridge.link_events import (
     PeerSilent,
     ProtocolViolation,
     SendFailed,
+    SessionRefused,
+    Tampered,
 )
 from firmware_bridge.messages import Error, Hello, Message
 from firmware_bridge.sim.commands import (
     CommandError,
     arg_bool,
+    arg_choice,
     arg_float,
     arg_int,
     parse_json_line,
@@ -38,12 +42,12 @@ from firmware_bridge.sim.commands import (
 )
 from firmware_bridge.sim.control import ControlServer, StdinScript
 from firmware_bridge.sim.pty_port import PtyPort
-from firmware_bridge.sim.wire_faults import FRAME_FAULTS, WireFaults
+from firmware_bridge.sim.wire_faults import FORGERIES, FRAME_FAULTS, WireFaults, forged_frame
 
 FIRMWARE = (1, 0, 0)
-COMMON_FAULTS = FRAME_FAULTS + ("garbage", "unplug", "replug", "reboot", "stall")
+COMMON_FAULTS = FRAME_FAULTS + ("garbage", "unplug", "replug", "reboot", "stall", "forge")
 COMMON_TEXT_ARGS = {"fault": ("kind", "value"), "sleep": ("seconds",), "wait": ("what",)}
-FAULT_VALUE_NAMES = {"garbage": "n", "stall": "seconds", "reboot": "clear_counter", "foreign": "code"}
+FAULT_VALUE_NAMES = {"garbage": "n", "stall": "seconds", "reboot": "clear_counter", "foreign": "code", "forge": "how"}
 
 
 class _Stop(Exception):
@@ -57,6 +61,9 @@ def common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--serial", help="serial number the device reports in HELLO")
     parser.add_argument("--ack-timeout", type=float, default=0.25, metavar="S", help="link ack timeout")
     parser.add_argument("--retries", type=int, default=5, help="link retransmissions before giving up")
+    parser.add_argument("--key-file", metavar="PATH",
+                        help="the device key (64 hex digits, mode 0640 or stricter): protocol 1.1, "
+                             "authenticated sessions only (PROTOCOL.md §8)")
 
 
 class VirtualDevice:
@@ -76,7 +83,9 @@ class VirtualDevice:
         self.boot_time = now
         hello = Hello(self.KIND, boot_id=self.rng.getrandbits(32), firmware=FIRMWARE,
                       serial=options.serial or f"SIM-{self.NAME.upper()}-{os.getpid()}")
-        self.link = Link(hello, ack_timeout=options.ack_timeout, retries=options.retries)
+        key = load_key(options.key_file) if getattr(options, "key_file", None) else None
+        self.key_id = key_id(key) if key is not None else None
+        self.link = Link(hello, ack_timeout=options.ack_timeout, retries=options.retries, key=key)
         self.faults = WireFaults(self.rng)
         self.stalled_until: float | None = None
         self.log: list[str] = []  # last link events, for `state`
@@ -108,6 +117,10 @@ class VirtualDevice:
     def device_fault(self, kind: str, command: dict, now: float) -> dict:
         raise CommandError(f"fault: unknown kind {kind!r}")
 
+    def forged_message(self, command: dict, now: float) -> Message:
+        """What `fault forge` injects, as if from this device (the shoe: a card)."""
+        raise CommandError(f"fault: forge: the {self.NAME} simulator has nothing to forge")
+
     # ------------------------------------------------------------ helpers for subclasses
 
     def device_ms(self, now: float) -> int:
@@ -135,7 +148,8 @@ class VirtualDevice:
 
     def _announce(self) -> None:
         ready = {"event": "ready", "device": self.NAME, "link": self.port.link_path, "pty": self.port.tty_name,
-                 "control": self.control.path if self.control else None, "boot_id": self.link.local.boot_id}
+                 "control": self.control.path if self.control else None, "boot_id": self.link.local.boot_id,
+                 "key_id": self.key_id}
         ready.update(self.ready_details())
         self.print_line(json.dumps(ready))
 
@@ -221,6 +235,10 @@ class VirtualDevice:
             text = f"protocol violation: {event.detail}"
         elif isinstance(event, PeerSilent):
             text = f"host silent for {event.silent_for:.1f}s"
+        elif isinstance(event, Tampered):
+            text = f"tampered: {event.detail}" + (f" ({event.count} frames)" if event.count > 1 else "")
+        elif isinstance(event, SessionRefused):
+            text = f"session refused: {event.reason}"
         else:
             text = repr(event)
         self.log = (self.log + [text])[-20:]
@@ -293,9 +311,9 @@ class VirtualDevice:
     def cmd_state(self, command: dict, now: float) -> dict:
         return {"device": self.NAME, "connected": self.link.connected, "plugged": self.port.plugged,
                 "link_path": self.port.link_path, "pty": self.port.tty_name,
-                "boot_id": self.link.local.boot_id, "stalled": self.stalled,
+                "boot_id": self.link.local.boot_id, "stalled": self.stalled, "key_id": self.key_id,
                 "host": self.link.peer.boot_id if self.link.peer else None,
-                "link": self.link.link_stats(), "faults_applied": self.faults.applied,
+                "link": self.link.link_stats(), "faults_applied": self.faults.applied, "forged": self.faults.forged,
                 "dropped_bytes": self.port.dropped_bytes, "log": self.log[-5:], **self.device_state()}
 
     def cmd_quit(self, command: dict, now: float) -> dict:
@@ -328,10 +346,24 @@ class VirtualDevice:
             seconds = arg_float(command, "seconds", 2.0)
             self.stalled_until = now + seconds
             return {"stalled_for": seconds}
+        if kind == "forge":
+            return self._forge(command, now)
         if kind in self.DEVICE_FAULTS:
             return self.device_fault(kind, command, now)
         kinds = ", ".join(COMMON_FAULTS + self.DEVICE_FAULTS)
         raise CommandError(f"fault: kind={kind!r} is not one of {kinds}")
+
+    def _forge(self, command: dict, now: float) -> dict:
+        """Inject a frame the way someone at the line would: a good CRC, the SEQ the host
+        expects next, no valid MAC; the link does not know of it."""
+        how = arg_choice({**command, "how": command.get("how", "plain")}, "how", FORGERIES)
+        msg = self.forged_message(command, now)
+        seq = self.link.tx.next_seq
+        if self.port.plugged and not self.stalled:
+            self.flush()
+            self.port.write(forged_frame(self.link, msg, how, self.rng))
+            self.faults.forged += 1
+        return {"forged": type(msg).__name__, "seq": seq, "how": how}
 
     def _reboot(self, command: dict, now: float) -> dict:
         arg_bool(command, "clear_counter", False)  # checked here, used by the shoe

@@ -5,7 +5,8 @@
 Commands (JSON on the control socket, or text lines on stdin):
     press B / release B / click B   button B (0..N-1) down, up, or both
     key on|off                      turn the supervisor key
-    state, fault KIND [VALUE], sleep S, wait connected, quit   (as every simulator)
+    state, fault KIND [VALUE], sleep S, wait connected, quit   (as every simulator;
+                                    fault forge [plain|mac] [button=B] injects a press)
 
 Buttons and the key are physical: a firmware reboot does not change them.
 """
@@ -72,6 +73,10 @@ class Panel(VirtualDevice):
         self.key_on = on
         self.send(Key(on), now)
         return {"key_on": on}
+
+    def forged_message(self, command: dict, now: float) -> Message:
+        """A press nobody made (default: button 0)."""
+        return Button(arg_int(command, "button", 0, 0, 255), True)
 
     def device_state(self) -> dict:
         return {"buttons": self.buttons, "pressed": sorted(self.pressed), "key_on": self.key_on}

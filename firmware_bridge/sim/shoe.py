@@ -14,6 +14,8 @@ Commands (JSON {"cmd": ...} on the control socket, or text lines on stdin):
     state                         everything the simulator knows, as JSON
     fault KIND [VALUE]            garbage [n] | bad_crc | drop | duplicate | unplug | replug |
                                   reboot [clear_counter] | stall [seconds] |
+                                  forge [plain|mac] [code=C] (inject a CARD that never left the
+                                  shoe: good CRC, the SEQ the host expects, no valid MAC) |
                                   double_draw | foreign [code] | misread | door_open | door_close |
                                   unheard (the next card leaves and is counted, but no CARD is sent:
                                   the host sees a gap in the draw counter) |
@@ -215,6 +217,12 @@ class Shoe(VirtualDevice):
             detail = {"code": code}
         self.next_draw_faults.append((kind, detail))
         return {"next_draw": kind, **detail}
+
+    def forged_message(self, command: dict, now: float) -> Message:
+        """A card that never left the shoe, with the counter the next real one will have."""
+        real = self.cards[self.position].code if not self.empty else None
+        code = arg_int(command, "code", 0x0109 if real != 0x0109 else 0x0108, 0, 0xFFFF)
+        return CardRead(code, (self.draw_counter + 1) % (1 << 32), self.device_ms(now), misread=code == 0)
 
     def on_reboot(self, command: dict) -> None:
         if arg_bool(command, "clear_counter", False):

@@ -14,6 +14,7 @@ from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import section5_rules
 from games.cards import Card, DeckKind
 from games.round import Pay, PayLine, Wager
+from games.table_profile import TableProfile
 
 TABLE_OF_PLAY = "fafa §3.8"
 ELEMENT_EIGHTS = "tie on element eights"
@@ -85,6 +86,9 @@ GAME = BaccaratGame(
     settle_coup=settle_coup,
     pair_wagers={"player_precious_pair": (PLAYER, precious_pair), "banker_precious_pair": (BANKER, precious_pair)},
 )
+
+# The table: a result lamp per betting area; an 8-deck style shoe that burns.
+TABLE = TableProfile(result_lamps=tuple(GAME.wagers))
 
 
 def odds(decks: int = 8) -> OddsReport:

@@ -12,6 +12,7 @@ from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import section5_rules
 from games.cards import Card, DeckKind
 from games.round import Pay, PayLine, Wager
+from games.table_profile import TableProfile
 
 TABLE_OF_PLAY = "fortune6 §3.9"
 SIX_ON_TWO, SIX_ON_THREE = "banker wins with two cards totalling six", "banker wins with three cards totalling six"
@@ -56,6 +57,9 @@ GAME = BaccaratGame(
     settle_coup=settle_coup,
     pair_wagers={"player_pair": (PLAYER, pair), "banker_pair": (BANKER, pair)},
 )
+
+# The table: a result lamp per betting area; an 8-deck style shoe that burns.
+TABLE = TableProfile(result_lamps=tuple(GAME.wagers))
 
 
 def odds(decks: int = 8) -> OddsReport:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from games.analysis import OddsReport
 from games.baccarat import odds as baccarat_odds
+from games.baccarat.california.seats import SEATS
 from games.baccarat.coup import BANKER, PLAYER, TIE, Coup
 from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import local_l1_rules
 from games.cards import DeckKind
 from games.round import Pay, PayLine, Wager
+from games.table_profile import Button, PlayerDealer, TableProfile, spot_buttons
 
 TABLE_OF_PLAY = "fortune7 Dealing Procedures and Round of Play"
 THREE_CARD_7 = "banker wins with a three-card 7"
@@ -57,6 +59,15 @@ GAME = BaccaratGame(
     wagers=WAGERS,
     irregularities=local_l1_rules(TABLE_OF_PLAY),
     settle_coup=settle_coup,
+)
+
+# The table: a result lamp per betting area, a lamp per seat for the player-dealer position,
+# seat buttons to pick who takes it; an 8-deck shoe that burns.
+TABLE = TableProfile(
+    result_lamps=tuple(GAME.wagers),
+    buttons=(*spot_buttons(len(SEATS), "seat {n}: select (for the player-dealer button)"),
+             Button(30, "player_dealer", meaning="the selected seat takes the player-dealer position")),
+    player_dealer=PlayerDealer(SEATS, "Fortune 7"),
 )
 
 

@@ -36,6 +36,7 @@ from games.round import (
 from games.round import (
     IrregularityKind as K,
 )
+from games.table_profile import TableProfile, decision_buttons, spot_buttons
 
 PACKET = 3  # fubacc procedure 3: three cards to each live spot and to the dealer
 
@@ -199,3 +200,13 @@ def _why(choice) -> str:
 
 
 GAME = FuBacc()
+
+# The table: seven spots, each with its lamp and result lamps; spot buttons and a button per
+# decision; a fresh single deck every round from a shuffler, no burn.
+TABLE = TableProfile(
+    result_lamps=tuple(GAME.wagers),
+    spots=GAME.max_spots,
+    buttons=(*spot_buttons(GAME.max_spots, "spot {n}: toggle live while betting; select for the next decision"),
+             *decision_buttons(21, (FOLD, PLAY_ON, HIT, STAY, BONUS, NO_ANTE))),
+    burn=False, deck_per_round=True, default_spots=(1,),
+)

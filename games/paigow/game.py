@@ -29,6 +29,7 @@ from games.round import (
     RoundState,
     Step,
 )
+from games.table_profile import Button, TableProfile, spot_buttons
 
 PACKET = 7
 K = IrregularityKind
@@ -141,6 +142,16 @@ class PaiGowGame(Game):
 
 
 GAME = PaiGowGame()
+
+# The table: six spots, each with its lamp and result lamps; spot buttons and one to set the
+# selected spot's hand by the House Way; one deck of 53 a round from a shuffler (ruling 17a), no burn.
+TABLE = TableProfile(
+    result_lamps=tuple(GAME.wagers),
+    spots=GAME.max_spots,
+    buttons=(*spot_buttons(GAME.max_spots, "spot {n}: toggle live while betting; select for the next setting"),
+             Button(26, "decide", {"decision": HOUSE}, meaning="the selected spot is set by the House Way")),
+    burn=False, deck_per_round=True, default_spots=(1,),
+)
 
 
 def odds(decks: int = 1) -> OddsReport:

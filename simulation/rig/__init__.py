@@ -10,7 +10,8 @@ acting as the dealer. Used by tests/hil, `tablectl demo` and bench/. This API is
 
 Construction (nothing starts until start() / `with`):
     Rig(game="fortune6", *, seed=1, decks=None, cards=None, cut_card=None, config=None,
-        directory=None, notify=True, watchdog_usec=None, absent=(), log_format="json", keep=False)
+        directory=None, notify=True, watchdog_usec=None, absent=(), log_format="json", keep=False,
+        sim_args=None)
       seed      the shoe's shuffle (and the seeds of later shoes/decks the rig loads)
       cards     a scripted shoe instead: cards in draw order ("9h 8d As" or a list)
       cut_card  the cut card lies after this card (default: 60 cards before the end of a
@@ -22,6 +23,7 @@ Construction (nothing starts until start() / `with`):
       absent    devices whose simulator is not started (start it later with start_sim(kind));
                 start() then does not wait for READY
       keep      leave the temp dir (config, journal, logs *.out/*.err) behind for a look
+      sim_args  more arguments for a simulator, e.g. {"shoe": ["--key-file", path]}
 
 Processes (every one stopped by its own PID; nothing else is ever signalled):
     start(wait_ready=True) -> Rig      stop()                      start_sim(kind) -> Sim

@@ -33,7 +33,8 @@ class Rig(DealerMixin):
     def __init__(self, game: str = "fortune6", *, seed: int = 1, decks: int | None = None,
                  cards: list[str] | str | None = None, cut_card: int | None = None, config: dict | None = None,
                  directory: str | Path | None = None, notify: bool = True, watchdog_usec: int | None = None,
-                 absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False) -> None:
+                 absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False,
+                 sim_args: dict[str, list[str]] | None = None) -> None:
         self.game = game
         spec = get_game(game)
         self.decks = decks if decks is not None else spec.default_decks
@@ -49,6 +50,7 @@ class Rig(DealerMixin):
         self.dir.mkdir(parents=True, exist_ok=True)
         self.notify_wanted, self.watchdog_usec = notify, watchdog_usec
         self.absent, self.log_format, self.keep = tuple(absent), log_format, keep
+        self.sim_args = {kind: list(args) for kind, args in (sim_args or {}).items()}
         self.sims: dict[str, Sim] = {}
         self.notify: NotifyListener | None = None
         self.daemon: DaemonProcess | None = None
@@ -89,7 +91,7 @@ class Rig(DealerMixin):
             args = ["--buttons", str(PANEL_BUTTONS)]
         else:
             args = ["--lamps", str(BOARD_LAMPS)]
-        self.sims[kind] = sim = Sim(kind, self.dir, *args)
+        self.sims[kind] = sim = Sim(kind, self.dir, *args, *self.sim_args.get(kind, ()))
         return sim
 
     def start_daemon(self, wait_ready: bool = True) -> DaemonProcess:

@@ -8,22 +8,33 @@ from hypothesis import strategies as st
 
 from firmware_bridge.frame import (
     FLAG_ACK_VALID,
+    FLAG_AUTH,
     FLAG_RELIABLE,
+    MAC_SIZE,
     MAX_PAYLOAD,
     OVERHEAD,
     SYNC,
+    TRAILER_SIZE,
     Frame,
     FrameDecoder,
     decode,
     encode_frame,
     scan,
+    signed_part,
 )
 
-frames = st.builds(
-    Frame,
-    msg_type=st.integers(0, 255), seq=st.integers(0, 255), ack=st.integers(0, 255),
-    flags=st.integers(0, 255), payload=st.binary(max_size=MAX_PAYLOAD), version=st.integers(0, 255),
-)
+
+@st.composite
+def _frames(draw) -> Frame:
+    """Any frame; with FLAG_AUTH set it carries a counter and a MAC (protocol 1.1)."""
+    flags = draw(st.integers(0, 255))
+    auth = bool(flags & FLAG_AUTH)
+    return Frame(draw(st.integers(0, 255)), draw(st.integers(0, 255)), draw(st.integers(0, 255)), flags,
+                 draw(st.binary(max_size=MAX_PAYLOAD)), draw(st.integers(0, 255)),
+                 draw(st.integers(0, 0xFFFFFFFF)) if auth else 0, draw(st.binary(min_size=MAC_SIZE, max_size=MAC_SIZE)) if auth else b"")
+
+
+frames = _frames()
 SAMPLE = Frame(0x10, seq=7, ack=3, flags=FLAG_RELIABLE | FLAG_ACK_VALID, payload=bytes(range(11)))
 
 
@@ -102,7 +113,9 @@ CRC_AT = len(GOOD) - 4
     ("type", _corrupt(GOOD, 5, 0x20), "bad_crcs"),
     ("seq", _corrupt(GOOD, 6, 0x80), "bad_crcs"),
     ("ack", _corrupt(GOOD, 7, 0x01), "bad_crcs"),
-    ("flags", _corrupt(GOOD, 8, 0x04), "bad_crcs"),
+    ("flags", _corrupt(GOOD, 8, 0x08), "bad_crcs"),
+    # the AUTH bit promises 20 more bytes: the candidate waits for them until the line idles
+    ("flags: the AUTH bit", _corrupt(GOOD, 8, FLAG_AUTH), "truncated"),
     ("version", _corrupt(GOOD, 4, 0x02), "bad_crcs"),
     ("crc low byte", _corrupt(GOOD, CRC_AT, 0x01), "bad_crcs"),
     ("crc high byte", _corrupt(GOOD, CRC_AT + 3, 0x80), "bad_crcs"),
@@ -114,10 +127,11 @@ CRC_AT = len(GOOD) - 4
     ("length over the maximum", GOOD[:2] + bytes([241, 241 ^ 0xFF]) + GOOD[4:], "bad_headers"),
 ])
 def test_bad_frames_table(name, bad, counter):
-    """Each corruption is refused, counted, and the good frame behind it still arrives."""
+    """Each corruption is refused, counted, and the good frame behind it still arrives (at
+    once, or when the line goes idle)."""
     decoder = FrameDecoder()
     follow = Frame(0x04, seq=1, payload=b"\x01\x02\x03\x04")
-    assert decoder.feed(bad + encode_frame(follow)) == [follow], name
+    assert decoder.feed(bad + encode_frame(follow)) + decoder.flush() == [follow], name
     assert getattr(decoder, counter) >= 1, decoder.stats()
     assert decoder.garbage_bytes == len(bad)
 
@@ -171,16 +185,40 @@ def test_encode_refuses_oversize_payload():
         encode_frame(Frame(1, payload=bytes(MAX_PAYLOAD + 1)))
 
 
-def test_protocol_md_example_bytes_are_what_we_send():
-    """The worked example in PROTOCOL.md is produced by encode_frame, byte for byte."""
-    import pathlib
+AUTH_SAMPLE = Frame(0x10, seq=7, ack=3, flags=FLAG_RELIABLE | FLAG_ACK_VALID | FLAG_AUTH, payload=bytes(range(11)),
+                    counter=0x01020304, mac=bytes(range(100, 116)))
 
-    from firmware_bridge.messages import Ack, CardRead, pack
-    doc = (pathlib.Path(__file__).resolve().parents[2] / "firmware_bridge" / "PROTOCOL.md").read_text()
-    examples = [bytes.fromhex(line.replace("|", "")) for line in doc.splitlines() if line.startswith("    F5 5A")]
-    card_type, card_payload = pack(CardRead(0x0101, draw_counter=1, device_ms=1000))
-    ack_type, _ = pack(Ack())
-    assert examples == [
-        encode_frame(Frame(card_type, seq=5, ack=2, flags=FLAG_RELIABLE | FLAG_ACK_VALID, payload=card_payload)),
-        encode_frame(Frame(ack_type, seq=6, ack=9, flags=FLAG_ACK_VALID)),
-    ]
+
+def test_authenticated_layout_is_as_documented():
+    """LEN counts the payload only; the counter and the MAC follow it; the CRC covers them."""
+    data = encode_frame(AUTH_SAMPLE)
+    assert data[2] == 11 and data[8] == FLAG_RELIABLE | FLAG_ACK_VALID | FLAG_AUTH
+    assert data[9:20] == bytes(range(11))
+    assert data[20:24] == bytes([4, 3, 2, 1]) and data[24:40] == bytes(range(100, 116))
+    assert struct.unpack("<I", data[40:])[0] == zlib.crc32(data[2:40])
+    assert len(data) == OVERHEAD + 11 + TRAILER_SIZE
+    assert signed_part(AUTH_SAMPLE) == data[2:24]  # what a MAC covers: LEN .. the counter
+    assert decode(data) == (len(data), AUTH_SAMPLE)
+
+
+def test_encode_signs_with_the_given_function():
+    seen = []
+
+    def sign(signed: bytes) -> bytes:
+        seen.append(signed)
+        return bytes(MAC_SIZE)
+
+    data = encode_frame(Frame(0x04, flags=FLAG_AUTH, payload=b"abcd", counter=9), sign)
+    assert seen == [data[2:2 + 7 + 4 + 4]] and data[-4 - MAC_SIZE:-4] == bytes(MAC_SIZE)
+
+
+def test_encode_refuses_a_mac_of_the_wrong_size():
+    with pytest.raises(ValueError, match="MAC of 3 bytes"):
+        encode_frame(Frame(0x04, flags=FLAG_AUTH, mac=b"abc"))
+
+
+def test_a_flipped_auth_flag_is_a_bad_crc_not_a_misread_frame():
+    data = bytearray(encode_frame(AUTH_SAMPLE))
+    data[8] ^= FLAG_AUTH
+    decoder = FrameDecoder()
+    assert decoder.feed(bytes(data)) + decoder.flush() == [] and decoder.bad_crcs + decoder.truncated >= 1

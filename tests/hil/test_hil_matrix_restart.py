@@ -29,6 +29,11 @@ L4_ORDER = {"fafa4": "local ruling L4, fafa §5.4", "fortune7": "local ruling L4
             "fortune6": "local ruling L4, fortune6 §5.4", "fubacc": "local ruling L4, local ruling L2 (fafa §5.4)",
             "paigow": "local ruling L4, paigow §5.2"}
 
+# The shoe keeps a card nobody acknowledged for 40 x 0.25 s (default: 5 tries, about 1.3 s):
+# the restart tests hand that card to the next daemon, whose start may take longer than that
+# on a loaded machine. Giving a card up is tested in test_hil_restart.py and the links matrix.
+RIG_OPTIONS = {"sim_args": {"shoe": ["--retries", "40"]}}
+
 
 def kill_and_restart(rig) -> tuple[int, dict]:
     """SIGKILL, then a new daemon on the same journal; returns (event mark, `recovered` payload)."""

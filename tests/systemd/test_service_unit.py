@@ -47,11 +47,11 @@ def verify(unit_text: str, tmp_path: Path) -> str:
     return done.stdout + done.stderr
 
 
-def exposure(unit_text: str, tmp_path: Path) -> float:
-    path = tmp_path / "tablectl.service"
+def exposure(unit_text: str, tmp_path: Path, name: str = "tablectl.service") -> float:
+    path = tmp_path / name
     path.write_text(unit_text)
     done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(path)], capture_output=True, text=True)
-    match = re.search(r"Overall exposure level for tablectl\.service: (\d+\.\d+)", done.stdout)
+    match = re.search(rf"Overall exposure level for {re.escape(name)}: (\d+\.\d+)", done.stdout)
     assert match, done.stdout[-2000:] + done.stderr
     return float(match[1])
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from controller.config import Config, ConfigError, config_from_dict, load_config
+from controller.config import ConfigError, config_from_dict, default_config, load_config
 from drivers.url import parse_device_url
 from games.registry import get_game
 from simulation.rig.config_file import toml_text as toml_of
@@ -26,11 +26,11 @@ def write(tmp_path, text: str) -> pathlib.Path:
 def test_the_installed_default_file_holds_exactly_the_built_in_defaults():
     loaded = load_config(DEFAULT_FILE)
     assert loaded.source == str(DEFAULT_FILE)
-    assert dataclasses.replace(loaded, source=None) == Config.default()
+    assert dataclasses.replace(loaded, source=None) == default_config()
 
 
 def test_defaults_point_at_the_udev_names_and_the_state_and_runtime_dirs():
-    config = Config.default()
+    config = default_config()
     assert (config.game, config.decks) == ("fortune6", 8)
     assert config.devices.shoe == "serial:///dev/tablectl/shoe"
     assert parse_device_url(config.devices.panel).path == "/dev/tablectl/panel"
@@ -86,7 +86,7 @@ def test_spot_games_take_spots_and_fortune7_its_player_dealer_seats(tmp_path):
 
 def test_the_config_is_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
-        Config.default().log.level = "debug"
+        default_config().log.level = "debug"
 
 
 BAD = [
@@ -96,7 +96,7 @@ BAD = [
     ('game = "blackjack"', "game: 'blackjack' is not a game tablectl knows (one of fafa4, fortune7, fortune6, fubacc, paigow)"),
     ("game = 6", "game: expected a string (one of fafa4, fortune7, fortune6, fubacc, paigow), got 6 (an integer)"),
     ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, feed, fortune7, game, "
-                         "journal, log, shoe, table, timeouts)"),
+                         "journal, keys, log, scoreboard, shoe, table, timeouts)"),
     ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights)"),
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
     ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "
@@ -124,6 +124,11 @@ BAD = [
     ("[shoe]\nburn_picture_value = 0", "shoe.burn_picture_value: expected an integer from 1 to 13, got 0 (an integer)"),
     ('[shoe]\ndeck_per_round = 1', "shoe.deck_per_round: expected true or false, got 1 (an integer)"),
     ('[log]\nformat = "xml"', "log.format: expected one of 'json', 'console', got 'xml' (a string)"),
+    ('[scoreboard]\nlisten = "localhost:8080"', "scoreboard.listen: expected an IP address and a port, e.g. "),
+    ('[scoreboard]\nlisten = "127.0.0.1:80800"', "scoreboard.listen: expected an IP address and a port, e.g. "),
+    ('[scoreboard]\nlisten = "127.0.0.1"', "scoreboard.listen: expected an IP address and a port, e.g. "),
+    ('[scoreboard]\nlang = "fr"', "scoreboard.lang: expected one of 'en', 'zh-Hant', got 'fr' (a string)"),
+    ("[scoreboard]\ntable_name = 7", "scoreboard.table_name: expected a string, got 7 (an integer)"),
 ]
 
 

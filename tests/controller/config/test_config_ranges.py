@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from controller.config import Config, ConfigError, load_config
+from controller.config import ConfigError, default_config, load_config
 from controller.config.schema import SECTIONS
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -73,7 +73,7 @@ def test_both_ends_of_a_range_are_accepted(tmp_path, key):
 
 
 def test_the_defaults_are_inside_the_ranges():
-    config = Config.default()
+    config = default_config()
     for key, (low, high) in TIMEOUTS.items():
         section, name = key.split(".")
         value = getattr(getattr(config, section), name)

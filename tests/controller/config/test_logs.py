@@ -7,7 +7,7 @@ import logging
 import pytest
 import structlog
 
-from controller.config import Config
+from controller.config import default_config
 from controller.logs import configure_logging, reset_logging
 
 
@@ -32,7 +32,7 @@ def test_json_lines_carry_timestamp_level_event_logger_and_fields(stream):
 
 
 def test_the_level_filters_and_the_default_config_logs_json_at_info(stream):
-    config = Config.default()
+    config = default_config()
     configure_logging(config.log.format, config.log.level, stream)
     log = structlog.get_logger("control")
     log.debug("not_shown")

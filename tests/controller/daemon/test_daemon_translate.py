@@ -42,23 +42,26 @@ def test_a_card_and_its_record(translator):
 def test_records_are_plain_json_hellos_included():
     record = device_record(ev.DeviceRebooted(device="shoe", at=2.0, hello=HELLO))
     assert json.loads(json.dumps(record)) == {"device": "shoe", "event": "DeviceRebooted", "hello": {
-        "kind": "shoe", "boot_id": 7, "serial": "SIM-SHOE-1", "firmware": [1, 2, 3], "protocol": [1, 0]}}
+        "kind": "shoe", "boot_id": 7, "serial": "SIM-SHOE-1", "firmware": [1, 2, 3], "protocol": [1, 1]}}
 
 
-def test_gaps_repeats_and_lost_counts_within_a_session(translator):
-    assert inputs(translator, shoe(ev.DrawGap, expected=6, got=8)) == [i.DrawGap(6, 8)]
+def test_a_repeat_is_journaled_only_and_a_status_hands_on_its_counter(translator):
+    # What a counter proves (a gap, a count that went back) is the table's to judge: it gets the counter.
     assert inputs(translator, shoe(ev.DrawRepeated, draw_counter=5, code=0x0101)) == []  # journaled only
-    assert inputs(translator, shoe(ev.DrawCountUnknown, last_heard=8, reported=2)) == [i.ShoeRebooted(None)]
+    translator.translate(status(3))
+    assert inputs(translator, status(8, ())) == [i.ShoeCounter(8)]
+    assert inputs(translator, status(2, ())) == [i.ShoeCounter(2)]
 
 
 def test_status_fields_that_changed_become_inputs(translator):
-    translator.translate(status(3))  # the session's first status: the baseline
-    assert inputs(translator, status(3, ("door_open",), door_open=True)) == [i.ShoeDoor(True)]
+    translator.translate(status(3))  # the first status: the baseline
+    assert inputs(translator, status(3, ("door_open",), door_open=True)) == [i.ShoeCounter(3), i.ShoeDoor(True)]
     assert inputs(translator, status(4, ("cut_card", "empty"), door_open=True, cut_card=True, empty=True)) == [
-        i.CutCard(), i.ShoeEmpty()]
-    assert inputs(translator, status(4, ("cut_card",), door_open=True, empty=True)) == []  # cleared: nothing to say
+        i.ShoeCounter(4), i.CutCard(), i.ShoeEmpty()]
+    assert inputs(translator, status(4, ("cut_card",), door_open=True, empty=True)) == [
+        i.ShoeCounter(4)]  # cleared: nothing to say
     assert inputs(translator, status(4, ("present",), present=False, door_open=True, empty=True)) == [
-        i.ShoePresence(False)]
+        i.ShoeCounter(4), i.ShoePresence(False)]
 
 
 @pytest.mark.parametrize("session, restore", [
@@ -66,24 +69,24 @@ def test_status_fields_that_changed_become_inputs(translator):
     (ev.DeviceRebooted, i.ShoeRebooted(12))])
 def test_a_new_session_waits_for_its_first_status_for_the_counter(translator, session, restore):
     assert inputs(translator, shoe(session, hello=HELLO)) == []
-    # The driver's own counter check of that status is journaled but not handed on: the
-    # restore input carries the same counter and the table applies local ruling L4 to it.
-    assert inputs(translator, shoe(ev.DrawGap, expected=11, got=12)) == []
-    assert inputs(translator, shoe(ev.DrawCountUnknown, last_heard=11, reported=12)) == []
-    assert inputs(translator, status(12)) == [restore]  # every field "changed", none differs
-    assert inputs(translator, shoe(ev.DrawGap, expected=14, got=15)) == [i.DrawGap(14, 15)]
+    assert inputs(translator, status(12)) == [restore]  # every field "changed", none differs from the table's
+    assert inputs(translator, status(15, ())) == [i.ShoeCounter(15)]  # a later status: its counter only
 
 
-def test_a_reconnect_reports_only_what_differs_from_before_the_loss(translator):
+def test_a_reconnect_reports_what_the_driver_says_changed(translator):
+    # The driver compares each status with the last one it heard, across the reconnect
+    # (tests/drivers/test_shoe_driver.py): a reconnect that finds the shoe as it was names nothing.
     translator.translate(status(3))
     assert inputs(translator, shoe(ev.LinkLost, reason="hang-up")) == [i.ShoeLinkLost("hang-up")]
     translator.translate(shoe(ev.LinkRestored, hello=HELLO))
-    assert inputs(translator, status(3, door_open=True)) == [i.ShoeLinkRestored(3), i.ShoeDoor(True)]
+    assert inputs(translator, status(3, ("door_open",), door_open=True)) == [i.ShoeLinkRestored(3), i.ShoeDoor(True)]
+    translator.translate(shoe(ev.LinkRestored, hello=HELLO))
+    assert inputs(translator, status(3, (), door_open=True)) == [i.ShoeLinkRestored(3)]
 
 
 def test_at_start_up_the_baseline_is_what_the_table_knows():
     table = Table("fortune6")
-    table.door_open = True  # as restored from a journal
+    table.handle(i.ShoeDoor(True))  # the table knows the door is open
     translator = Translator("fortune6", table)
     translator.translate(shoe(ev.DeviceConnected, hello=HELLO))
     assert translator.translate(status(0)).inputs == [i.ShoeLinkRestored(0), i.ShoeDoor(False)]

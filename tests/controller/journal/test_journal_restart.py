@@ -5,7 +5,7 @@ recover() reads the table's shoe events (new_deck, burn_done, an ignored cut car
 import pytest
 
 from cli.recall import round_text
-from controller.journal import last_rounds, recover, restart_records
+from controller.journal import JournalTail, Recovery, last_rounds, read_tail, recover, restart_records
 from controller.table.recovery import TableRecovery
 
 
@@ -70,6 +70,17 @@ def test_the_tail_when_a_round_began_before_the_shoe(journal, journal_path):
     tail = restart_records(journal_path)
     assert [r.seq for r in tail] == [2, 3]
     assert TableRecovery.from_journal(pairs(tail)) == TableRecovery.from_journal(pairs(journal.records()))
+
+
+@pytest.mark.parametrize("rounds_before", [0, 1, 30])
+def test_recover_folds_the_same_tail_to_what_the_whole_journal_says(journal, rounds_before):
+    long_history(journal, rounds_before)
+    everything = tuple(journal.records())
+    tail = read_tail(journal)
+    assert tail.records == tuple(restart_records(journal)) and tail.last_seq == everything[-1].seq
+    whole = Recovery.from_tail(JournalTail(tail.last_seq, everything))
+    assert recover(journal).to_json() == whole.to_json()
+    assert TableRecovery.from_tail(tail) == TableRecovery.from_journal(pairs(everything))
 
 
 def test_an_empty_journal_needs_nothing(journal):

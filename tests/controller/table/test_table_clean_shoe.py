@@ -6,13 +6,13 @@ import pytest
 from table_helpers import BACCARAT, Run
 
 from controller.table import machine as m
-from controller.table.dealer import deal_shoe
 from controller.table.effects import Journal
 from controller.table.inputs import CutCard, ShoeEmpty
 from controller.table.table import Table
 from games.cards import parse_card
 from games.registry import get_game
 from games.replay import play_json
+from simulation.table_dealer import deal_shoe
 
 
 @pytest.mark.parametrize("game", BACCARAT)

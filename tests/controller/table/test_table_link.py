@@ -99,3 +99,28 @@ def test_reconstructed_while_the_shoe_is_unheard_waits_for_its_counter():
     assert run.state == m.HELD and run.table.hold.need == "counter"
     run.send(i.ShoeLinkRestored(draw_counter=6))
     assert run.state == m.DEALING
+
+
+def test_a_status_while_heard_shows_a_card_the_shoe_counted_but_never_sent():
+    run = fortune6_dealing()  # counters 1-5 heard
+    run.send(i.ShoeCounter(5))  # a status that agrees: nothing to say
+    assert run.state == m.DEALING and not run.journal("irregularity")
+    run.send(i.ShoeCounter(6))
+    assert run.state == m.HELD and run.irregularity()["kind"] == "missing_card"
+    assert run.irregularity()["detail"] == ("the shoe's status shows draw counter 6; the last card heard was 5: "
+                                            "1 card(s) left unheard")
+    assert run.table.hold.need == "card" and run.table.shoe.drawn == 6
+
+
+def test_a_status_whose_counter_went_back_cannot_prove_the_order():
+    run = fortune6_dealing()
+    run.send(i.ShoeCounter(2))
+    void = run.void()
+    assert void["clause"] == "local ruling L4, fortune6 §5.4" and void["kind"] == "order_altered"
+    assert void["reason"] == "the shoe's draw counter went from 5 to 2: nothing proves that no card was missed or reordered"
+
+
+def test_a_status_counter_when_no_card_was_heard_yet_is_the_baseline():
+    run = Run("fortune6", burn=False)
+    run.send(i.ShoeCounter(40))
+    assert not run.journal("irregularity") and run.table.counter.last == 40

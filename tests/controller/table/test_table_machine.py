@@ -37,16 +37,16 @@ def test_guards_enforce_order_and_invalid_triggers_raise():
         table.flow.trigger("settle")
     table.handle(i.Command("new_shoe"))
     table.handle(i.Command("place_bets"))
-    table.link_up = False
+    table.handle(i.ShoeLinkLost("unplugged"))
     assert table.flow.trigger("close_bets") is False and table.state == m.BETTING
     assert table.flow.trigger("supervisor_void") is False  # guard: the key is off
-    table.key_on = True
+    table.handle(i.SupervisorKey(True))
     assert table.flow.trigger("supervisor_void") is True and table.state == m.VOID
 
 
-def test_a_machine_error_inside_handle_becomes_a_refusal_not_a_crash(monkeypatch):
+def test_a_machine_error_inside_handle_becomes_a_refusal_not_a_crash():
     table = Table("fortune6")
-    monkeypatch.setattr(table, "_cmd_status", lambda args, out: table.flow.trigger("settle"))
+    table.commands.register("status", lambda args, out: table.flow.trigger("settle"))
     effects = table.handle(i.Command("status"))
     replies = [e for e in effects if isinstance(e, Reply)]
     assert len(replies) == 1 and not replies[0].ok and "not allowed while the round is idle" in replies[0].message

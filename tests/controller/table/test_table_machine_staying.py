@@ -22,7 +22,7 @@ def test_skipped_triggers_really_change_nothing(game):
         table = Table(game)
         table.machine.set_state(state)
         assert table.flow.trigger(trigger) is True and table.state == state
-    assert Table(game)._stays == stays
+    assert Table(game).round.stays == stays
 
 
 def test_a_transition_to_another_state_or_with_a_guard_is_not_skipped():

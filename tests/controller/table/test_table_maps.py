@@ -44,11 +44,14 @@ def test_the_picture_always_names_every_lamp_with_a_pattern(game):
     assert set(picture.values()) <= {p.value for p in Pattern}
 
 
-def test_a_lamp_picture_is_sent_only_when_it_changes():
+def test_every_input_returns_the_whole_picture_and_the_board_side_diffs_it():
+    """The table does not diff: the lights driver does, once (tests/drivers, test_only_changed_lamps_are_written;
+    tests/controller/daemon, test_only_changed_lamps_are_sent)."""
     run = Run("fortune6")
     run.cmd("new_shoe")
     run.cmd("status")
-    assert not [e for e in run.last if type(e).__name__ == "Lamps"]
+    [lamps] = [e for e in run.last if type(e).__name__ == "Lamps"]
+    assert lamps.states == run.table.snapshot()["lamps"] and set(lamps.states) == set(lamp_ids("fortune6"))
 
 
 def test_docs_table_prints_the_maps_and_every_games_irregularity_rules(capsys):

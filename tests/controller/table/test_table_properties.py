@@ -42,7 +42,7 @@ def actions(game_key):
         st.builds(i.ShoeDoor, st.booleans()), st.builds(i.ShoePresence, st.booleans()), st.just(i.CutCard()),
         st.just(i.ShoeEmpty()), st.builds(i.ShoeLinkLost, st.just("test")), st.just("restore"), st.just("reboot"),
         st.builds(i.SupervisorKey, st.booleans()), st.builds(i.Timer, st.sampled_from(["card", "other"])),
-        st.just("gap"))
+        st.just("status"))
     advance = st.just(ADVANCE)  # weighted: most steps move the round on, so deep states are reached
     return st.lists(st.one_of(advance, advance, advance, advance, advance, advance, card, command, device),
                     min_size=40, max_size=150)
@@ -76,9 +76,9 @@ def _resolve(action, table, counter, codes):
         return i.ShoeLinkRestored(counter[0])
     if action == "reboot":
         return i.ShoeRebooted(None)
-    if action == "gap":
-        counter[0] += 2
-        return i.DrawGap(counter[0] - 1, counter[0])
+    if action == "status":  # a status whose counter may show a card that left the shoe unheard
+        counter[0] += 1
+        return i.ShoeCounter(counter[0])
     if isinstance(action, tuple):
         _, code, jump, double, misread = action
         if jump is None:

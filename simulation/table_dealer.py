@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from controller.journal.kinds import RecordKind as R
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.effects import Effect, Journal, Reply
@@ -36,8 +37,8 @@ def deal_shoe(table, cards: Sequence[Card], cut_at: int | None = None, decide: D
         if on_effects is not None:
             on_effects(effects)
         for effect in effects:
-            if isinstance(effect, Journal) and effect.kind in ("result", "void"):
-                (dealt.results if effect.kind == "result" else dealt.voids).append(dict(effect.payload))
+            if isinstance(effect, Journal) and effect.kind in (R.RESULT, R.VOID):
+                (dealt.results if effect.kind == R.RESULT else dealt.voids).append(dict(effect.payload))
         return next((e for e in effects if isinstance(e, Reply)), None)
 
     def draw() -> bool:

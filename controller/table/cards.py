@@ -1,0 +1,235 @@
+"""Cards from the shoe: decode each card, count it out of the shoe, let the draw counter judge
+it (local ruling L4), and route it to the burn, the round, a hold, or an irregularity."""
+from __future__ import annotations
+
+from controller.journal.kinds import RecordKind as R
+from controller.journal.kinds import ShoeEvent
+from controller.table import inputs as i
+from controller.table import machine as m
+from controller.table.draw_counter import DrawCounter, Unheard, Unproven
+from controller.table.holds import Arrival, Holding, derived, device_lost_void
+from controller.table.link import ShoeLink
+from controller.table.output import Out
+from controller.table.round_in_play import RoundInPlay
+from controller.table.shoe import Shoe
+from games.cards import NO_READ_CODE, CardError, card_from_code
+from games.round import Consequence as C
+from games.round import Deal, Game, Irregular
+from games.round import IrregularityKind as K
+
+
+class CardFlow:
+    def __init__(self, game: Game, *, shoe: Shoe, counter: DrawCounter, link: ShoeLink, holds: Holding,
+                 round: RoundInPlay):
+        self.game, self.shoe, self.counter, self.link, self.holds, self.round = game, shoe, counter, link, holds, round
+
+    def on_card(self, inp: i.Card, out: Out) -> None:
+        arrival = self._arrive(inp)
+        was_open = self.round.is_open()
+        self._judge_counter(out, arrival)
+        if was_open and self.round.state == m.VOID:  # the counter already voided the round: this card is its evidence
+            self._record(out, arrival, "after_void")
+            return
+        self._route(out, arrival)
+
+    def _arrive(self, inp: i.Card) -> Arrival:
+        """Decode the card and count it out of the shoe (checked against the whole shoe first)."""
+        misread = inp.misread or inp.code == NO_READ_CODE
+        card = foreign = None
+        if not misread:
+            try:
+                card = card_from_code(inp.code)
+            except (CardError, TypeError, ValueError):
+                code = f"0x{inp.code:04x}" if isinstance(inp.code, int) else repr(inp.code)
+                foreign = f"{code} is not the code of any card"
+            else:
+                foreign = self.shoe.foreign_reason(card)
+        if self.shoe.state != m.NO_SHOE:
+            self.shoe.take(card)
+        return Arrival(inp.code, card, inp.draw_counter, inp.double_draw, misread, foreign)
+
+    # ------------------------------------------------------------ the draw counter (local ruling L4)
+
+    def _judge_counter(self, out: Out, arrival: Arrival) -> None:
+        counter = arrival.draw_counter
+        if self.counter.proof_needed:  # the shoe was unheard: this card's counter must prove nothing was missed
+            self.prove(out, None if counter is None else counter - 1, "a card after the link came back")
+        else:
+            verdict = self.counter.check_card(counter)
+            if isinstance(verdict, Unheard):
+                self.unheard(out, verdict.count, f"the shoe reports a draw gap: card {verdict.last + 1} never heard, "
+                                                 f"{counter} came next ({verdict.count} card(s) unheard)")
+            elif isinstance(verdict, Unproven) and self.round.in_play():
+                self.went_back(out, verdict.last, counter)
+        self.counter.saw(counter)
+
+    def went_back(self, out: Out, last: int | None, now: int | None) -> None:
+        """The counter went back (a reboot nobody announced, a shoe that lost its count) with
+        a round in play: nothing proves its order (L4)."""
+        self.round.irregular(out, derived(self.game.rule(K.ORDER_ALTERED), "local ruling L4", C.VOID),
+                             f"the shoe's draw counter went from {last} to {now}: "
+                             "nothing proves that no card was missed or reordered")
+
+    def prove(self, out: Out, now: int | None, via: str) -> None:
+        """The shoe is heard again and its counter stands at `now`: resume, or void (L4)."""
+        self.link.heard()
+        verdict = self.counter.check_return(now)
+        if isinstance(verdict, Unheard):
+            self.unheard(out, verdict.count, f"{via} with draw counter {now}; the last card heard was {verdict.last}: "
+                                             f"{verdict.count} card(s) left unheard", l4=True)
+        elif isinstance(verdict, Unproven) and self.round.in_play():
+            last = verdict.last
+            what = "cannot say its draw counter" if now is None else (
+                "had no draw counter before" if last is None else f"counts {now}, below the last card heard ({last})")
+            self.round.irregular(out, device_lost_void(self.game, missing=False),
+                                 f"{via}, but the shoe {what}: nothing proves that no card was missed (local ruling L4)")
+        self.counter.stands_at(now)  # None: unknown until the next card says
+        if self.round.state == m.HELD and self.holds.waits_for("counter"):
+            waiting = list(self.holds.current.pending)
+            if self.round.resume(out, f"{via}: draw counter {now} proves no card was missed (local ruling L4)", waiting):
+                self.drain(out, waiting)
+
+    def unheard(self, out: Out, count: int, detail: str, l4: bool = False) -> None:
+        """`count` cards left the shoe unheard: they count out of it, and for the round in
+        progress they are what a card arriving now would be (missing while cards are due,
+        before "No more bets" while betting, extra after the result)."""
+        self.shoe.lose(count)
+        state = self.round.state
+        if state in m.ROUND_CLOSED:
+            if self.shoe.burning:
+                for _ in range(count):
+                    self.shoe.burn(None)
+            kind = K.MISSING_CARD
+        elif state == m.BETTING:
+            kind = K.CARD_BEFORE_NO_MORE_BETS
+        elif state in (m.AWAITING, m.RESULT):
+            kind = K.EXTRA_CARD
+        else:
+            kind = K.MISSING_CARD
+        rule = self.game.rule(kind)
+        if l4:
+            rule = derived(rule, "local ruling L4", C.VOID)
+        evidence = {"unheard": count, "draw_counter": self.counter.last}
+        keyed = count if (kind is K.MISSING_CARD and state in self.round.card_phases) else 0
+        placeholders = [Arrival(NO_READ_CODE, None, None, misread=True) for _ in range(keyed)]
+        self.round.irregular(out, rule, detail, evidence, pending=placeholders, keyed=keyed)
+
+    # ------------------------------------------------------------ routing
+
+    def drain(self, out: Out, arrivals: list[Arrival]) -> None:
+        """Deal the cards that waited in a hold, in the order they left the shoe."""
+        for n, arrival in enumerate(arrivals):
+            if self.round.state == m.HELD:
+                self.holds.current.pending.extend(arrivals[n:])
+                return
+            if self.round.state in m.ROUND_CLOSED:  # voided on the way: the rest are the void round's
+                for rest in arrivals[n:]:
+                    self._record(out, rest, "after_void")
+                return
+            self._route(out, arrival)
+
+    def _route(self, out: Out, a: Arrival) -> None:
+        state = self.round.state
+        if state in m.ROUND_CLOSED:
+            if self.shoe.burning and not a.replayed:
+                self._burn(out, a)
+            elif state == m.VOID and not a.foreign:
+                self._record(out, a, "after_void")  # the void round's cards still coming out
+            else:
+                self._outside(out, a)
+        elif state == m.HELD:
+            self.holds.current.pending.append(a)
+            self._record(out, a, "held")
+        elif state == m.BETTING:
+            self._record(out, a, "before_no_more_bets")
+            kind = K.FOREIGN_CARD if a.foreign else K.CARD_BEFORE_NO_MORE_BETS
+            self.round.irregular(out, self.game.rule(kind), a.foreign or
+                                 f"{a.text or 'an unread card'} came out before \"No more bets\"", self._evidence(a))
+        elif state in (m.AWAITING, m.RESULT) or not isinstance(self.round.play.step(), Deal):
+            self._extra(out, a)
+        else:
+            self._due(out, a)
+
+    def _extra(self, out: Out, a: Arrival) -> None:
+        self._record(out, a, "extra")
+        kind = K.FOREIGN_CARD if a.foreign else K.EXTRA_CARD
+        why = "the round is complete" if self.round.state == m.RESULT else "the round awaits a decision, not a card"
+        self.round.irregular(out, self.game.rule(kind), a.foreign or f"{a.text or 'an unread card'} came out but {why}",
+                             self._evidence(a))
+
+    def _due(self, out: Out, a: Arrival) -> None:
+        play = self.round.play
+        step = play.step()
+        # The evidence (the round's cards so far) is built only for an irregular card: the
+        # round is unchanged until add_card succeeds, so it is the same as built up front.
+        if a.misread:
+            self._record(out, a, "misread", step)
+            self.round.irregular(out, self.game.rule(K.MISREAD),
+                                 f"card {len(play.state.cards) + 1} ({step.hand}) left the shoe unread",
+                                 self._evidence(a, step), pending=[a], keyed=1)
+        elif a.foreign:
+            self._record(out, a, "foreign", step)
+            self.round.irregular(out, self.game.rule(K.FOREIGN_CARD), a.foreign, self._evidence(a, step))
+        elif a.double_draw:
+            self._record(out, a, "double_draw", step)
+            when = "during the initial deal" if step.initial else "after the initial deal"
+            self.round.irregular(out, self.game.double_draw_rule(step.initial),
+                                 f"{a.text} came out together with another card {when}", self._evidence(a, step),
+                                 pending=[a])
+        else:
+            try:
+                deal = play.add_card(a.card)
+            except Irregular as irr:
+                self._record(out, a, irr.rule.kind.value, step)
+                self.round.irregular(out, irr.rule, irr.detail, self._evidence(a, step))
+                return
+            record = self._record(out, a, "dealt", deal)
+            out.publish("card", **record)
+            self.round.advance(out)
+
+    def _outside(self, out: Out, a: Arrival) -> None:
+        self._record(out, a, "outside")
+        if a.foreign:
+            rule, detail = self.game.rule(K.FOREIGN_CARD), a.foreign
+        else:
+            rule = self.game.rule(K.CARD_BEFORE_NO_MORE_BETS)
+            where = ("no shoe is declared (new_shoe)" if self.shoe.state == m.NO_SHOE
+                     else f"no round is open ({self.round.state})")
+            detail = f"{a.text or 'an unread card'} came out while {where}"
+        self.round.irregular(out, rule, detail, self._evidence(a))
+
+    def _burn(self, out: Out, a: Arrival) -> None:
+        self.shoe.burn(a.card if not a.foreign else None)
+        self._record(out, a, "burn")
+        if a.foreign:
+            self.round.irregular(out, self.game.rule(K.FOREIGN_CARD), f"burn card: {a.foreign}", self._evidence(a))
+        if self.shoe.burned == 1 and self.shoe.burn_remaining is None:
+            out.publish("attention", detail="the first burn card was not read: the supervisor keys it in "
+                                            "(reconstruct card=...)")
+        if self.shoe.state == m.IN_PLAY:
+            self.shoe.event(out, ShoeEvent.BURN_DONE, durable=True)
+
+    # ------------------------------------------------------------ records
+
+    def _evidence(self, a: Arrival, step: Deal | None = None) -> dict:
+        evidence = {"card": a.to_json()}
+        if step is not None:
+            evidence.update(hand=step.hand, position=step.position, initial=step.initial)
+        if self.round.play is not None:
+            evidence["round_cards"] = self.round.play.cards_json()
+        return evidence
+
+    def _record(self, out: Out, a: Arrival, status: str, deal: Deal | None = None) -> dict:
+        """One `card` journal record per card that left the shoe, and one more when a card that
+        waited in a hold, or was keyed in by the supervisor, is dealt (`reconstructed`: the
+        shoe counted it once already)."""
+        play = self.round.play
+        in_round = play is not None and (self.round.is_open() or status == "after_void")
+        record = {
+            "round": play.number if in_round else None, **a.to_json(), "status": status,
+            "hand": deal.hand if deal is not None and status == "dealt" else None,
+            "position": deal.position if deal is not None and status == "dealt" else None,
+            "reconstructed": a.replayed, "keyed_in": a.keyed_in, "shoe_state": self.shoe.brief(),
+        }
+        out.journal(R.CARD, record)
+        return record

@@ -1,0 +1,341 @@
+"""The round in play: the round machine, the game's RoundPlay, the round number and live
+spots, the result on show, and what an irregularity does to the round (void, hold, refuse).
+
+Everything that happens to a round goes through here, so its record is written once: the
+card flow, the shoe's events and the commands report an irregularity with `irregular()`,
+which journals it and applies the game's consequence.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.journal.kinds import RecordKind as R
+from controller.journal.kinds import ShoeEvent
+from controller.table import machine as m
+from controller.table.draw_counter import DrawCounter
+from controller.table.holds import Arrival, Holding, as_void, device_lost_void
+from controller.table.lamps import LampBoard
+from controller.table.link import ShoeLink
+from controller.table.output import Out
+from controller.table.panel import Panel
+from controller.table.player_dealer import PlayerDealer
+from controller.table.recovery import RecoveredRound
+from controller.table.round_play import RoundPlay
+from controller.table.settings import SettingsError, TableSettings, check_spots
+from controller.table.shoe import Shoe
+from controller.table.timer import CardTimer
+from games.cards import CardError, card_from_code
+from games.round import Complete, Game, Irregular, IrregularityRule, Result, RoundResult
+from games.round import Consequence as C
+from games.round import IrregularityKind as K
+
+
+def open_refusal(shoe: Shoe, bank: PlayerDealer | None) -> str | None:
+    """Why a round cannot open now, or None."""
+    if shoe.state == m.NO_SHOE:
+        return "no shoe: declare a new shoe first (new_shoe)"
+    if shoe.state == m.BURNING:
+        if shoe.burned and shoe.burn_remaining is None:
+            return "the first burn card was not read: the supervisor keys it in (reconstruct card=...)"
+        left = "the first card" if shoe.burned == 0 else f"{shoe.burn_remaining} more card(s)"
+        return f"the burn is not finished: burn {left}"
+    if shoe.state == m.FINISHED:
+        return f"shoe {shoe.number} is finished: a new shoe is needed (new_shoe)"
+    return bank.why_no_hand() if bank is not None else None
+
+
+class RoundFlow:
+    """The model the round machine drives: its `state`, and guards that read the components."""
+
+    state: str
+
+    def __init__(self, shoe: Shoe, link: ShoeLink, holds: Holding, panel: Panel, bank: PlayerDealer | None):
+        self._shoe, self._link, self._holds, self._panel, self._bank = shoe, link, holds, panel, bank
+
+    def shoe_ready(self) -> bool:
+        return open_refusal(self._shoe, self._bank) is None
+
+    def shoe_link_up(self) -> bool:
+        return self._link.up
+
+    def hold_resolved(self) -> bool:
+        return self._holds.resolving
+
+    def supervisor_key(self) -> bool:
+        return self._panel.key_on
+
+
+class RoundInPlay:
+    def __init__(self, game: Game, decks: int, settings: TableSettings, *, shoe: Shoe, counter: DrawCounter,
+                 link: ShoeLink, panel: Panel, holds: Holding, bank: PlayerDealer | None, timer: CardTimer,
+                 lamps: LampBoard):
+        self.game, self.decks = game, decks
+        self.shoe, self.counter, self.link, self.panel = shoe, counter, link, panel
+        self.holds, self.bank, self.timer, self.lamps = holds, bank, timer, lamps
+        self.shape = m.game_shape(game.key)
+        self.flow = RoundFlow(shoe, link, holds, panel, bank)
+        states, transitions = m.round_spec(self.shape)
+        self.machine = m.build(self.flow, states, transitions, initial=m.IDLE)
+        self.stays = m.staying(transitions)  # (trigger, state) that would change nothing
+        self.card_phases = (m.BETS_CLOSED, *m.card_states(self.shape))
+        self.holdable = (*self.card_phases, m.RESULT)
+        self.number = 0
+        self.play: RoundPlay | None = None  # the round in progress (or the last one)
+        self.spots = settings.spots  # live spots for the next round
+        self.notes: list[dict] = []  # irregularities outside a round, refused cards: the error lamp
+        self.last_rule: IrregularityRule | None = None  # the round's last irregularity (what a plain void cites)
+        self.bet_outcomes: dict[str, str] = {}
+        self.spot_outcomes: dict[int, dict[str, str]] = {}
+
+    # ------------------------------------------------------------ where the round stands
+
+    @property
+    def state(self) -> str:
+        return self.flow.state
+
+    def is_open(self) -> bool:
+        return self.play is not None and self.state not in m.ROUND_CLOSED
+
+    def in_play(self) -> bool:
+        """Cards may be due to the round: from "Place your bets" until the result."""
+        return self.state in (m.BETTING, *self.card_phases, m.HELD)
+
+    def order_matters(self) -> bool:
+        """Could the order of the cards still to come in this round be altered?"""
+        if self.state == m.AWAITING:
+            return self.shape.draws_after_deal
+        return self.state in (m.BETTING, m.BETS_CLOSED, m.DEALING, m.DRAWING, m.HELD)
+
+    def cards_due(self) -> bool:
+        """The round is not complete and its cards must still come out of the shoe."""
+        return self.state in (m.BETTING, m.BETS_CLOSED, m.DEALING, m.DRAWING, m.HELD) or (
+            self.state == m.AWAITING and self.shape.draws_after_deal)
+
+    def text(self) -> str:
+        return f"round {self.play.number}" if self.play is not None else "no round"
+
+    # ------------------------------------------------------------ opening
+
+    def open(self, out: Out) -> None:
+        """Round number + 1 opens (the machine is already in `betting`)."""
+        self.number += 1
+        self.play = RoundPlay(self.game, self.number, self.decks, self.spots, self.shoe.number)
+        self.notes.clear()
+        self.bet_outcomes, self.spot_outcomes, self.last_rule = {}, {}, None
+        payload = {"round": self.number, "game": self.game.key, "decks": self.decks,
+                   "shoe": self.shoe.number, "spots": list(self.spots)}
+        if self.bank is not None:
+            payload["player_dealer"] = self.bank.holder
+        out.journal(R.ROUND_OPENED, payload)
+        out.publish("round_opened", **payload)
+
+    # ------------------------------------------------------------ irregularities
+
+    def irregular(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict | None = None,
+                  *, pending: Sequence[Arrival] = (), keyed: int = 0) -> str:
+        """Journal the irregularity and apply its consequence to the round in progress; with no
+        round in progress it is noted (journaled, the error lamp blinks until the next round)."""
+        in_round = self.is_open()
+        evidence = evidence or self.table_evidence()
+        record = {
+            "round": self.play.number if in_round else None, "kind": rule.kind.value,
+            "clause": rule.clause, "consequence": rule.consequence.value if in_round else "noted",
+            "detail": detail, "evidence": evidence or {}, "state": self.state,
+        }
+        out.journal(R.IRREGULARITY, record)
+        out.publish("irregularity", **record)
+        if not in_round:
+            self.notes.append(record)
+            return "noted"
+        self.play.irregularities.append(record)
+        self.last_rule = rule
+        if rule.consequence is C.VOID:
+            self.void(out, rule, detail, evidence)
+        elif rule.consequence is C.HOLD:
+            self._hold(out, rule, detail, evidence, list(pending), keyed)
+        else:  # refused: the round goes on; the error lamp asks for attention
+            self.notes.append(record)
+        return record["consequence"]
+
+    def table_evidence(self) -> dict:
+        """For an irregularity no card carries (door, shoe removed or empty, timer, link): what
+        the table knew when it happened, so that no void is journaled without evidence."""
+        return {"draw_counter": self.counter.last, "shoe_remaining": self.shoe.remaining,
+                "round_cards": self.play.cards_json() if self.play is not None else []}
+
+    def _hold(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict,
+              pending: list[Arrival], keyed: int) -> None:
+        if self.state == m.HELD or self.state not in self.holdable:
+            # a second irregularity while held, or one before "No more bets": nothing to resume to
+            why = "while the round was already held" if self.state == m.HELD else "before the deal could be held"
+            self.void(out, as_void(rule), f"{detail} ({why})", evidence)
+            return
+        hold = self.holds.start(rule, detail, self.state, pending, keyed)
+        self.flow.trigger("hold")
+        out.publish("held", round=self.play.number, **hold.to_json())
+
+    def resume(self, out: Out, how: str, drain: list[Arrival]) -> bool:
+        """The hold is resolved (`how`): back to where the round stood. True when `drain`, the
+        cards that waited, may be dealt now; False when the round is held again (the shoe is
+        still not heard) with them waiting."""
+        with self.holds.resolved() as hold:
+            self.flow.trigger(m.resume_trigger(hold.resume_to))
+        self.holds.release()
+        payload = {"round": self.play.number, "kind": hold.rule.kind.value, "clause": hold.rule.clause,
+                   "how": how, "state": self.state}
+        out.journal(R.ROUND_RESUMED, payload)
+        out.publish("resumed", **payload)
+        self.timer.restart()
+        if not self.link.up and self.state in self.card_phases:
+            self.irregular(out, self.game.rule(K.DEVICE_LOST), "resumed while the shoe is still not heard",
+                           pending=drain)
+            return False
+        return True
+
+    def void(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict, by: str = "table") -> None:
+        self.flow.trigger("supervisor_void" if by == "supervisor" else "void")
+        held = self.holds.release()
+        if held is not None:
+            evidence = {**evidence, "pending": [a.text for a in held.pending]}
+        play = self.play
+        payload = {
+            "round": play.number, "kind": rule.kind.value, "clause": rule.clause, "reason": detail,
+            "evidence": evidence, "cards": play.cards_json(), "hands": play.hands(), "by": by,
+            "shoe_state": self.shoe.brief(),
+        }
+        out.journal(R.VOID, payload, durable=True)
+        out.publish("void", **payload)
+        self.ended(out, settled=False)
+
+    # ------------------------------------------------------------ result and settlement
+
+    def advance(self, out: Out) -> None:
+        """Fire the trigger for the game's next step."""
+        trigger = m.step_trigger(self.play.step())
+        if (trigger, self.state) not in self.stays:
+            self.flow.trigger(trigger)
+        if trigger in ("deal", "draw"):
+            self.timer.restart()
+        elif trigger == "ask":
+            awaited = self.play.awaited()
+            out.publish("decision_awaited", round=self.play.number, spot=awaited.spot, options=list(awaited.options))
+        else:
+            self.result(out)
+
+    def result(self, out: Out) -> None:
+        play = self.play
+        try:
+            result = self.game.result(play.state)
+        except Irregular as irr:
+            self.irregular(out, irr.rule, irr.detail, {"cards": play.cards_json()})
+            return
+        play.result = result
+        self.show_result(result)
+        data = result.to_json()
+        payload = {
+            "round": play.number, "game": self.game.key, "winner": result.winner,
+            "hands": {name: data[name] for name in result.hands}, "bets": data["bets"],
+            "cards": play.cards_json(), "dealt_to": [[d.hand, d.position] for d in play.state.dealt_to],
+            "decisions": [[s, d] for s, d in play.state.decisions],
+            "lamps": {k: v for k, v in self.picture().items() if v != "off"},
+        }
+        for extra in ("spots", "notes"):
+            if extra in data:
+                payload[extra] = data[extra]
+        out.journal(R.RESULT, payload, durable=True)
+        out.publish("result", **payload)
+
+    def show_result(self, result: RoundResult) -> None:
+        """The outcome of every betting area, for the result lamps."""
+        self.bet_outcomes = {key: bet.result.value for key, bet in result.bets.items()}
+        self.spot_outcomes = {}
+        for spot, fields in result.spots.items():
+            bets = fields.get("bets", fields) if hasattr(fields, "get") else {}
+            self.spot_outcomes[int(spot)] = {
+                key: bet.result.value for key, bet in bets.items() if hasattr(bet, "result") and isinstance(bet.result, Result)
+            }
+
+    def settle(self, out: Out) -> None:
+        self.flow.trigger("settle")
+        payload = {"round": self.play.number, "shoe_state": self.shoe.brief()}
+        out.journal(R.SETTLED, payload, durable=True)
+        out.publish("settled", round=self.play.number)
+        self.ended(out, settled=True)
+
+    def ended(self, out: Out, settled: bool) -> None:
+        """After a settlement or a void: the cut-card countdown and the player-dealer turn."""
+        before = self.shoe.state
+        self.shoe.round_ended()
+        if before != m.FINISHED and self.shoe.state == m.FINISHED:
+            self.shoe.event(out, ShoeEvent.FINISHED, durable=True)
+        if settled and self.bank is not None:
+            self.bank.hand_settled(out)
+
+    # ------------------------------------------------------------ lamps
+
+    def picture(self) -> dict[str, str]:
+        """The whole lamp picture now."""
+        awaited = self.play.awaited() if self.state == m.AWAITING else None
+        return self.lamps.picture(
+            self.state, self.play.spots if self.is_open() else self.spots, awaited.spot if awaited else None,
+            self.bet_outcomes, self.spot_outcomes, noted=bool(self.notes))
+
+    # ------------------------------------------------------------ after a restart
+
+    def restore(self, out: Out, number: int, spots: tuple[int, ...] | None, r: RecoveredRound | None) -> str:
+        """Take up from the journal (after the shoe): the round number, the live spots last set,
+        and the round a stop interrupted, resumed only where that is provably consistent, else
+        void (local ruling L4). Returns what became of that round."""
+        self.number = number
+        if spots:
+            try:
+                self.spots = check_spots(self.game, spots, "spots")
+            except SettingsError:
+                pass  # the configured spots stand; the journal's no longer fit this game
+        return "no round in progress" if r is None else self._restore_round(out, r)
+
+    def _restore_round(self, out: Out, r: RecoveredRound) -> str:
+        self.play = RoundPlay(self.game, r.number, self.decks, tuple(r.spots), self.shoe.number)
+        self.play.bets_closed = r.bets_closed
+        problem = None
+        try:
+            for step in r.steps:
+                if step[0] == "card":
+                    self.play.add_card(card_from_code(step[1]))
+                else:
+                    self.play.add_decision(step[1], step[2])
+        except (Irregular, CardError) as err:
+            problem = f"the journaled round does not replay: {err}"
+        step = self.play.step()
+        cards = bool(self.play.state.cards)
+        if problem is None and r.held:
+            problem = "the daemon stopped while the round was held for the supervisor"
+        if problem is None and (cards or r.bets_closed) and not r.bets_closed:
+            problem = "cards were journaled before \"No more bets\""
+        if problem is not None:
+            self.machine.set_state(m.HELD if r.held else (m.DEALING if cards else m.BETTING))
+            self.irregular(out, device_lost_void(self.game, missing=False), f"{problem} (local ruling L4)")
+            return "void"
+        if isinstance(step, Complete):
+            self.machine.set_state(m.RESULT)
+            if r.result_recorded:
+                self.play.result = self.game.result(self.play.state)
+                self.show_result(self.play.result)
+                return "result stands"
+            self.result(out)
+            return "result decided from the journaled cards"
+        if not r.bets_closed:
+            self.machine.set_state(m.BETTING)
+            return "bets open"
+        self.machine.set_state(m.BETS_CLOSED if not cards else {"deal": m.DEALING, "draw": m.DRAWING,
+                                                                "ask": m.AWAITING}[m.step_trigger(step)])
+        if self.counter.last is None:
+            self.irregular(out, device_lost_void(self.game, missing=False),
+                           "the daemon stopped mid-round and the shoe keeps no draw counter: nothing proves "
+                           "that no card was missed (local ruling L4)")
+            return "void"
+        self.irregular(out, self.game.rule(K.DEVICE_LOST),
+                       f"the daemon stopped mid-round: held until the shoe's draw counter proves no card "
+                       f"left after {self.counter.last} (local ruling L4)")
+        return "held" if self.state == m.HELD else self.state
+

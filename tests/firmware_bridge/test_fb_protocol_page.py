@@ -1,0 +1,130 @@
+"""PROTOCOL.md's byte examples are what the encoder and the link put on the wire.
+
+Each example block in the page is marked `<!-- wire-example: NAME -->`; its lines read
+`sender→receiver  LABEL  F5 5A ...`. The test builds the same exchange with two real Links
+(as the host driver and a device firmware drive them) and compares every frame, in order,
+byte for byte: the page cannot go stale.
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+
+from firmware_bridge.auth import HelloSigner
+from firmware_bridge.enums import DeviceKind
+from firmware_bridge.frame import FLAG_ACK_VALID, FLAG_RELIABLE, Frame, FrameDecoder, encode_frame
+from firmware_bridge.link import Link
+from firmware_bridge.link_events import Connected, Delivered
+from firmware_bridge.messages import Ack, CardRead, Hello, ShoeStatus, StatusQuery, pack
+
+PAGE = pathlib.Path(__file__).resolve().parents[2] / "firmware_bridge" / "PROTOCOL.md"
+LINE = re.compile(r"^\s+(host|shoe)→(host|shoe)\s+.*?(F5 5A [0-9A-F |]+)$")
+
+
+def page_example(name: str) -> list[tuple[str, bytes]]:
+    """(sender, frame bytes) for each line of the example block `name`."""
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"<!-- wire-example: {name} -->") + 1
+    frames = []
+    for line in lines[start:]:
+        match = LINE.match(line)
+        if match is None:
+            break
+        frames.append((match.group(1), bytes.fromhex(match.group(3).replace("|", " "))))
+    assert frames, f"example {name!r} has no frame lines"
+    return frames
+
+
+def host_and_shoe() -> tuple[Link, Link]:
+    host = Link(Hello(DeviceKind.HOST, boot_id=0x1A2B3C4D, serial="tablectl"))
+    shoe = Link(Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042", firmware=(1, 2, 0)))
+    return host, shoe
+
+
+EXAMPLE_KEY = bytes(range(32))
+
+
+def keyed_host_and_shoe() -> tuple[Link, Link]:
+    """§8.9: the same two, with the key 00..1F and fixed nonces (normally random)."""
+    host = Link(Hello(DeviceKind.HOST, boot_id=0x1A2B3C4D, serial="tablectl"), key=EXAMPLE_KEY,
+                nonces=lambda: 0x11223344)
+    shoe = Link(Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042", firmware=(1, 2, 0)),
+                key=EXAMPLE_KEY, nonces=lambda: 0x55667788)
+    return host, shoe
+
+
+def decoded(data: bytes) -> Frame:
+    (frame,) = FrameDecoder().feed(data)
+    return frame
+
+
+def handshake(host: Link, shoe: Link) -> list[tuple[str, bytes]]:
+    """The §7 (§8 with keys) session: the host driver asks for status when the session is up;
+    the shoe answers it, then deals A♠ as card 42. Returns every frame written, in order."""
+    wire: list[tuple[str, bytes]] = []
+    events: dict[str, list] = {"host": [], "shoe": []}
+
+    def move(sender: str, src: Link, dst: Link) -> None:
+        frames = src.outgoing_frames()
+        wire.extend((sender, frame) for frame in frames)
+        events["shoe" if sender == "host" else "host"].extend(dst.receive(b"".join(frames), 0.0))
+
+    host.start(0.0)
+    move("host", host, shoe)
+    move("shoe", shoe, host)
+    assert isinstance(events["host"][-1], Connected)
+    host.send(StatusQuery(), 0.0)  # what the host driver does on Connected
+    move("host", host, shoe)
+    shoe.send(ShoeStatus(41, 73_000), 0.0)
+    move("shoe", shoe, host)
+    move("host", host, shoe)
+    shoe.send(CardRead(0x0101, 42, 74_250), 0.0)
+    move("shoe", shoe, host)
+    move("host", host, shoe)
+    # with keys the shoe reports the session once the host is heard under the session key
+    assert [type(e) for e in events["shoe"]] == [Connected, Delivered]
+    assert events["host"][1:] == [Delivered(ShoeStatus(41, 73_000)), Delivered(CardRead(0x0101, 42, 74_250))]
+    return wire
+
+
+def test_the_frame_examples_are_what_the_encoder_writes():
+    card_type, card = pack(CardRead(0x0101, 1, 1000))
+    ack_type, empty = pack(Ack())
+    expected = [("shoe", encode_frame(Frame(card_type, 5, 2, FLAG_RELIABLE | FLAG_ACK_VALID, card))),
+                ("shoe", encode_frame(Frame(ack_type, 6, 9, FLAG_ACK_VALID, empty)))]
+    assert page_example("frames") == expected
+
+
+def test_the_handshake_example_is_what_two_links_exchange():
+    assert page_example("handshake") == handshake(*host_and_shoe())
+
+
+def test_the_keyed_handshake_example_is_what_two_keyed_links_exchange():
+    assert page_example("keyed-handshake") == handshake(*keyed_host_and_shoe())
+
+
+def test_the_keyed_examples_named_values_are_the_links():
+    """The session key and the MAC inputs the page spells out are the ones the links use."""
+    host, shoe = keyed_host_and_shoe()
+    frames = handshake(host, shoe)
+    text = PAGE.read_text(encoding="utf-8")
+    spelled = text[text.index("Both now hold K_s"):text.index("- **STATUS_QUERY**")]
+    session_key = bytes.fromhex(spelled[spelled.index("=\n") + 2:].strip().strip("`.").replace(" ", ""))
+    assert session_key == host.auth.session.key == shoe.auth.session.key
+    request, answer, query = (decoded(frames[i][1]) for i in range(3))
+    signer = HelloSigner(EXAMPLE_KEY)
+    assert request.mac == signer.mac(b"H", frames[0][1][2:33])  # "bytes 2 .. 32 of the frame"
+    assert answer.mac == signer.mac(b"D", frames[1][1][2:34], (0x1A2B3C4D, 0x11223344))
+    assert query.counter == 1
+    assert query.mac == host.auth.session.mac(b"H", bytes.fromhex("00 FF 01 06 01 00 07 01 00 00 00"))
+
+
+def test_the_hello_payload_table_matches_the_encoding():
+    hello = Hello(DeviceKind.SHOE, boot_id=0x44332211, serial="AB", firmware=(7, 8, 9), reply_requested=True)
+    payload = hello.encode()
+    assert payload[0] == 1 and payload[1:3] == bytes([1, 1]) and payload[3:6] == bytes([7, 8, 9])
+    assert payload[6:10] == bytes([0x11, 0x22, 0x33, 0x44]) and payload[10] == 0x01
+    assert payload[11] == 2 and payload[12:] == b"AB"
+    text = PAGE.read_text(encoding="utf-8")
+    assert "(12 + n bytes, n ≤ 32, so 12..44 bytes)" in text
+    assert len(Hello(DeviceKind.SHOE, 1).encode()) == 12 and len(Hello(DeviceKind.SHOE, 1, "x" * 32).encode()) == 44
