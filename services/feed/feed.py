@@ -4,9 +4,11 @@
                                     ▲                           │ PUBACK per message id
               cursor file ◀── AckWindow ◀───────────────────────┘
 
-One thread (the caller of `run`) reads records in order and publishes each record's messages;
-the broker's PUBACKs arrive on the network thread and move the window's cursor over every
-record all of whose messages are acknowledged. The cursor is written to its file at most
+A thread of the follower's reads the journal in batches of at most follow.BATCH records; the
+caller of `run` publishes them in order (what was waiting, several records to a `record`
+message; a record found alone, on its own) with their summaries. The broker's PUBACKs arrive
+on the network thread and move the window's cursor over every record all of whose messages
+are acknowledged. The cursor is written to its file at most
 every CURSOR_EVERY_S (and at the end), so it always lags what the broker holds: after a
 broker outage, a network cut, a crash of the feed or a reboot the feed resumes from it, and
 what it sends twice carries the same seq and hash for consumers to drop.
@@ -155,14 +157,16 @@ class Feed:
                 self._housekeeping()
                 if stop.is_set():
                     return
-            record_topic = self.topics.topic("record")
-            payload = record_message(self.topics, chunk[0]) if len(chunk) == 1 else records_message(self.topics, chunk)
-            messages: list[Message] = [(record_topic, payload)]
+            messages: list[Message] = [(self.topics.topic("record"), self._records_payload(chunk))]
             for record in chunk:
                 messages += self._summaries(record)
             self.head = max(self.head, chunk[-1].seq)
             self.window.register(chunk[-1].seq, chunk[-1].hash, [(self.link.publish(t, p).mid, (t, p)) for t, p in messages],
                                  records=len(chunk))
+
+    def _records_payload(self, chunk: list[Record]) -> bytes:
+        """A `record` message: one record in the single form, several in the batch form."""
+        return record_message(self.topics, chunk[0]) if len(chunk) == 1 else records_message(self.topics, chunk)
 
     def _chunks(self, records: list[Record]) -> Iterator[list[Record]]:
         """The records in runs that fit one message: at most records_per_message, and at most
@@ -320,8 +324,7 @@ class Feed:
                 return
             topic = self.topics.topic("record")
             sent = [(self.link.publish(topic, payload).mid, (topic, payload))
-                    for payload in (record_message(self.topics, chunk[0]) if len(chunk) == 1 else records_message(self.topics, chunk)
-                                    for chunk in self._chunks(records))]
+                    for payload in (self._records_payload(chunk) for chunk in self._chunks(records))]
             self.window.register(None, "", sent)
             log.info("replayed", first=first, last=upto, records=len(records))
             if upto < last:

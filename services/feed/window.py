@@ -99,7 +99,7 @@ class AckWindow:
             return
         message = flight.waiting.pop(mid, None)
         if message is not None and not succeeded(reason):
-            self.refused.append((seq, mid, message, str(reason)))  # the record stays in flight: sent again later
+            self.refused.append((flight.seq, mid, message, str(reason)))  # the record stays in flight: sent again later
             flight.waiting[-mid] = message  # a placeholder until it is published again
 
     def replace(self, seq: int, old_mid: int, new: tuple[int, Message]) -> None:

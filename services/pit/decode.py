@@ -97,7 +97,7 @@ def _arrival(message: Mapping[str, Any], text: Callable[[Any], str]) -> Arrival:
 def record_from_message(message: Mapping[str, Any], text: Callable[[Any], str] = canonical_json) -> Record:
     """A record as the feed sends it (`tablectl journal export`'s form) -> Record, its payload
     as canonical JSON text; NotOurs naming the field that is missing or of the wrong type."""
-    get = message.get
+    get: Callable[[str], Any] = message.get
     seq, at, mono_ns, kind, round_no = get("seq"), get("at"), get("mono_ns"), get("kind"), get("round")
     payload, prev_hash, record_hash = get("payload"), get("prev_hash"), get("hash")
     if not (type(seq) is int and type(at) is str and type(mono_ns) is int and type(kind) is str and type(payload) is dict

@@ -82,7 +82,7 @@ class TableView:
         return asdict(self)
 
 
-def _result_text(p: dict[str, Any]) -> str:
+def _result_text(p: Mapping[str, Any]) -> str:
     if p.get("winner"):
         return str(p["winner"])
     spots = p.get("spots") or {}
