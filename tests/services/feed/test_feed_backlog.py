@@ -113,14 +113,15 @@ def test_a_backlog_goes_several_records_a_message_and_a_record_found_alone_goes_
     config, journal = table(tmp_path, mq, records_per_message=40)
     write_journal(journal, 250)
     seen: list[dict] = []
+    subscribed = threading.Event()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv5)
     client.on_message = lambda c, u, message: seen.append(json.loads(message.payload))
+    client.on_subscribe = lambda *_: subscribed.set()
     client.connect("127.0.0.1", mq.port)
     client.subscribe("tablectl/s1/t1/record", qos=1)
     client.loop_start()
     try:
-        wait_until(lambda: client.is_connected(), WAIT, "the subscriber")
-        threading.Event().wait(0.5)  # subscribed before the feed publishes
+        assert subscribed.wait(WAIT)  # before the feed publishes
         feed = running(config).feed
         wait_until(lambda: feed.window.acked.seq == 250, WAIT, "the backlog sent")
         write_journal(journal, 1, start=250)  # found alone by the feed's next look
