@@ -41,6 +41,7 @@ def cited_by_games() -> dict[str, str]:
         game = get_game(key)
         texts = [(game.rule(kind).clause, f"{key} {kind.value}") for kind in IrregularityKind]
         texts += [(game.double_draw_rule(initial).clause, f"{key} double draw") for initial in (True, False)]
+        texts += [(game.unheard_rule(kind).clause, f"{key} {kind.value} unheard") for kind in IrregularityKind]
         texts += [(wager.clause, f"{key} {wager.key} wager") for wager in game.wagers.values()]
         for text, where in texts:
             for citation in citations(text, key):
@@ -89,7 +90,9 @@ def render() -> str:
              "`status` and the demo's view show the same line beside the clause.",
              "",
              "A compound citation reads left to right: `local ruling L1 (fortune6 §5.2)` is local ruling",
-             "L1 applying Fortune Six's §5.2; `local ruling L4, fafa §5.1` is §5.1 reached through L4.",
+             "L1 applying Fortune Six's §5.2; `local ruling L4, fafa §5.4` is §5.4 reached through L4;",
+             "`fafa §5.2 (ruling 24)` is §5.2 applied as ruling 24 says (a card missed while the shoe was",
+             "unheard is judged as if heard).",
              "A sub-clause without its own line (`fortune6 §3.9.3`) is told by its parent (`fortune6 §3.9`)."]
     for title, prefix in GROUPS:
         lines += ["", f"## {title}", "", "| clause | what it says | what tablectl does |", "|---|---|---|"]

@@ -56,8 +56,10 @@ CLAUSES: dict[str, Clause] = {
     "fafa §4.2": _c("Precious Pair pays 30/15/12/9 to 1, once, the highest line", "pays the highest line only"),
     "fafa §5": _c("Irregularities: what voids a round, what may be reconstructed, no late or withdrawn bets",
                   "applies each clause; Fu Bacc borrows them (local ruling L2)"),
-    "fafa §5.1": _c("extra, missing or foreign cards: the round is void, earlier results stand", _VOID_AND_STAND),
-    "fafa §5.2": _c("a hand dealt the wrong number of cards is void unless the cards can be reconstructed", _HOLD),
+    "fafa §5.1": _c("extra or missing cards in the decks' composition, or foreign cards: the round is void, "
+                    "earlier results stand (ruling 23)", _VOID_AND_STAND),
+    "fafa §5.2": _c("a hand dealt the wrong number of cards (an extra card, or one the shoe dealt unread: "
+                    "ruling 23): void unless the cards can be reconstructed", _HOLD),
     "fafa §5.3": _c("two cards drawn at once in the initial deal, order unknown: void", _VOID_AND_STAND),
     "fafa §5.4": _c("the order of cards in the shoe altered and not reconstructable: void", _VOID_AND_STAND),
     "fafa §5.5": _c("not enough cards in the shoe to finish the round: void", _VOID_AND_STAND),
@@ -77,7 +79,8 @@ CLAUSES: dict[str, Clause] = {
     "fortune6 §5": _c("Irregularities: what voids a round, what may be reconstructed, no late or withdrawn bets",
                       "applies each clause; Fortune 7 borrows them (local ruling L1)"),
     "fortune6 §5.1": _c("a foreign card found: the round is void, earlier results stand", _VOID_AND_STAND),
-    "fortune6 §5.2": _c("a hand dealt the wrong number of cards is void unless the cards can be reconstructed", _HOLD),
+    "fortune6 §5.2": _c("a hand dealt the wrong number of cards (an extra card, or one the shoe dealt unread: "
+                        "ruling 23): void unless the cards can be reconstructed", _HOLD),
     "fortune6 §5.3": _c("two cards drawn at once in the initial deal, order unknown: void", _VOID_AND_STAND),
     "fortune6 §5.4": _c("the order of cards in the shoe altered and not reconstructable: void", _VOID_AND_STAND),
     "fortune6 §5.5": _c("not enough cards in the shoe to finish the round: void", _VOID_AND_STAND),
@@ -183,6 +186,13 @@ CLAUSES: dict[str, Clause] = {
     "ruling 20": _c("the joker is wild only for straights and flushes, else an ace; four aces + joker = Five Aces",
                     "ranks hands so"),
     "ruling 21": _c("Envy amounts are fixed money ($250 / $50), eligibility per §3.18.1", "reports Envy as money"),
+    "ruling 23": _c("Fa Fa §5.1 is the decks' composition; a card beyond what the rules call for, or one that "
+                    "left the shoe unread, is §5.2",
+                    "voids too many copies or another deck's card (§5.1); holds an extra or missing card under "
+                    "§5.2, Fu Bacc too (local ruling L2)"),
+    "ruling 24": _c("a card missed while the shoe was unheard (link lost, reboot) is a card missed while heard",
+                    "holds the round under §5.2 of the game for the supervisor to key the card in, else voids; "
+                    "cites \"<the game's clause> (ruling 24)\""),
     # ------------------------------------------------------------ tablectl's own (docs/local-rulings.md)
     "local ruling L1": _c("Fortune 7's rules name no irregularities: Fortune Six's §5 applies clause for clause",
                           "cites fortune6 §5.N through L1"),
@@ -190,7 +200,9 @@ CLAUSES: dict[str, Clause] = {
                           "cites fafa §5.N through L2"),
     "local ruling L3": _c("a card drawn before \"No more bets\": the deal began while bets were open", _VOID_AND_STAND),
     "local ruling L4": _c("the shoe unheard mid-round (link lost, reboot, daemon down)",
-                          "holds; resumes when the draw counter proves no card was missed, else voids"),
+                          "holds until its draw counter speaks: resumes when it proves no card was missed; "
+                          "cards it shows unheard are judged as if heard (ruling 24); a counter that went "
+                          "back or none voids (order altered)"),
     "local ruling L5": _c("a misread: the shoe saw a card leave but could not read it",
                           "holds for the supervisor to key the card in, else voids (order altered)"),
     "local ruling L6": _c("two cards drawn at once after the initial deal",

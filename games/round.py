@@ -139,6 +139,9 @@ class IrregularityRule:
     summary: str  # one line a supervisor can read
 
 
+UNHEARD_RULING = "ruling 24"  # cards that left the shoe unheard are judged as if heard (Game.unheard_rule)
+
+
 class Irregular(Exception):
     """Raised by a game when the cards or decisions break its rules."""
 
@@ -285,6 +288,14 @@ class Game(ABC):
         """The rule for two cards drawn at once, `initial` as in Deal.initial. Baccarat's §5.3
         voids only during the initial deal and overrides this for later cards (local ruling L6)."""
         return self.rule(IrregularityKind.DOUBLE_DRAW)
+
+    def unheard_rule(self, kind: IrregularityKind) -> IrregularityRule:
+        """Ruling 24: a card that left the shoe while the shoe was unheard (its draw counter
+        jumped across a link loss, a reboot or the daemon down) is what it would have been had
+        the shoe been heard: `kind`'s own rule (a missing card held under §5.2 of the game for
+        the supervisor to key in), cited "<its clause> (ruling 24)"."""
+        rule = self.rule(kind)
+        return replace(rule, clause=f"{rule.clause} ({UNHEARD_RULING})")
 
     def start(self, decks: int | None = None, spots: tuple[int, ...] = ()) -> RoundState:
         decks = self.default_decks if decks is None else decks

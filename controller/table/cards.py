@@ -7,15 +7,26 @@ from controller.journal.kinds import ShoeEvent
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter, Unheard, Unproven
-from controller.table.holds import Arrival, Holding, derived, device_lost_void
+from controller.table.holds import Arrival, Holding, device_lost_void
 from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.round_in_play import RoundInPlay
 from controller.table.shoe import Shoe
 from games.cards import NO_READ_CODE, CardError, card_from_code
-from games.round import Consequence as C
-from games.round import Deal, Game, Irregular
+from games.round import UNHEARD_RULING, Deal, Game, Irregular
 from games.round import IrregularityKind as K
+
+
+def unheard_kind(state: str) -> K:
+    """What a card that left the shoe unheard is to a round in `state`: what a card arriving
+    now would be (missing while cards are due, before "No more bets" while betting, extra while
+    a decision is awaited or the result is shown; with no round in progress, a missing card
+    that is only noted)."""
+    if state == m.BETTING:
+        return K.CARD_BEFORE_NO_MORE_BETS
+    if state in (m.AWAITING, m.RESULT):
+        return K.EXTRA_CARD
+    return K.MISSING_CARD
 
 
 class CardFlow:
@@ -66,49 +77,50 @@ class CardFlow:
     def went_back(self, out: Out, last: int | None, now: int | None) -> None:
         """The counter went back (a reboot nobody announced, a shoe that lost its count) with
         a round in play: nothing proves its order (L4)."""
-        self.round.irregular(out, derived(self.game.rule(K.ORDER_ALTERED), "local ruling L4", C.VOID),
+        self.round.irregular(out, device_lost_void(self.game),
                              f"the shoe's draw counter went from {last} to {now}: "
                              "nothing proves that no card was missed or reordered")
 
     def prove(self, out: Out, now: int | None, via: str) -> None:
-        """The shoe is heard again and its counter stands at `now`: resume, or void (L4)."""
+        """The shoe is heard again and its counter stands at `now`. A counter that cannot prove
+        the order voids (L4). Otherwise a round held for the counter resumes (the cards that
+        waited are dealt), and cards the counter shows unheard are then judged exactly as if
+        the shoe had been heard (ruling 24): a missing card is held for the supervisor to key in."""
         self.link.heard()
         verdict = self.counter.check_return(now)
+        if isinstance(verdict, Unproven):
+            if self.round.in_play():
+                last = verdict.last
+                what = "cannot say its draw counter" if now is None else (
+                    "had no draw counter before" if last is None else f"counts {now}, below the last card heard ({last})")
+                self.round.irregular(out, device_lost_void(self.game),
+                                     f"{via}, but the shoe {what}: nothing proves that no card was missed (local ruling L4)")
+            self.counter.stands_at(now)  # None: unknown until the next card says
+            return
+        if self.round.state == m.HELD and self.holds.waits_for("counter"):
+            how = (f"{via}: draw counter {now} proves no card was missed (local ruling L4)" if verdict is None else
+                   f"{via}: draw counter {now} shows {verdict.count} card(s) left unheard after {verdict.last}, "
+                   f"judged as if heard ({UNHEARD_RULING})")
+            waiting = list(self.holds.current.pending)
+            if self.round.resume(out, how, waiting):
+                self.drain(out, waiting)
         if isinstance(verdict, Unheard):
             self.unheard(out, verdict.count, f"{via} with draw counter {now}; the last card heard was {verdict.last}: "
-                                             f"{verdict.count} card(s) left unheard", l4=True)
-        elif isinstance(verdict, Unproven) and self.round.in_play():
-            last = verdict.last
-            what = "cannot say its draw counter" if now is None else (
-                "had no draw counter before" if last is None else f"counts {now}, below the last card heard ({last})")
-            self.round.irregular(out, device_lost_void(self.game, missing=False),
-                                 f"{via}, but the shoe {what}: nothing proves that no card was missed (local ruling L4)")
-        self.counter.stands_at(now)  # None: unknown until the next card says
-        if self.round.state == m.HELD and self.holds.waits_for("counter"):
-            waiting = list(self.holds.current.pending)
-            if self.round.resume(out, f"{via}: draw counter {now} proves no card was missed (local ruling L4)", waiting):
-                self.drain(out, waiting)
+                                             f"{verdict.count} card(s) left unheard", while_unheard=True)
+        self.counter.stands_at(now)
 
-    def unheard(self, out: Out, count: int, detail: str, l4: bool = False) -> None:
+    def unheard(self, out: Out, count: int, detail: str, while_unheard: bool = False) -> None:
         """`count` cards left the shoe unheard: they count out of it, and for the round in
-        progress they are what a card arriving now would be (missing while cards are due,
-        before "No more bets" while betting, extra after the result)."""
+        progress they are what a card arriving now would be (`unheard_kind`). Those that left
+        while the shoe was not heard are judged the same, citing ruling 24
+        (`Game.unheard_rule`)."""
         self.shoe.lose(count)
         state = self.round.state
-        if state in m.ROUND_CLOSED:
-            if self.shoe.burning:
-                for _ in range(count):
-                    self.shoe.burn(None)
-            kind = K.MISSING_CARD
-        elif state == m.BETTING:
-            kind = K.CARD_BEFORE_NO_MORE_BETS
-        elif state in (m.AWAITING, m.RESULT):
-            kind = K.EXTRA_CARD
-        else:
-            kind = K.MISSING_CARD
-        rule = self.game.rule(kind)
-        if l4:
-            rule = derived(rule, "local ruling L4", C.VOID)
+        if state in m.ROUND_CLOSED and self.shoe.burning:
+            for _ in range(count):
+                self.shoe.burn(None)
+        kind = unheard_kind(state)
+        rule = self.game.unheard_rule(kind) if while_unheard else self.game.rule(kind)
         evidence = {"unheard": count, "draw_counter": self.counter.last}
         keyed = count if (kind is K.MISSING_CARD and state in self.round.card_phases) else 0
         placeholders = [Arrival(NO_READ_CODE, None, None, misread=True) for _ in range(keyed)]

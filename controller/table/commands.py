@@ -105,6 +105,10 @@ class Commands:
         if rnd.state not in m.ROUND_CLOSED:
             if rnd.state == m.BETTING:
                 raise Refusal(f"bets are already open for {rnd.text()}")
+            if rnd.state == m.HELD:  # §5.2: a round is reconstructed, or voided, before the next game starts
+                hold = self.holds.current
+                raise Refusal(f"{rnd.text()} is held for the supervisor ({hold.rule.clause}): reconstruct it, "
+                              f"or void it ({hold.void_rule.clause}), before the next game")
             rule = self.game.rule(K.LATE_WAGER)
             raise Refusal(f"{rnd.text()} is {rnd.state}: bets are closed ({rule.clause}: {rule.summary})")
         why = open_refusal(self.shoe, self.bank)
@@ -279,8 +283,9 @@ class Commands:
             raise Refusal(f"nothing is held ({rnd.text()} is {rnd.state})")
         hold = self.holds.current
         if hold.need == "counter":
-            raise Refusal(f"round {rnd.play.number} waits for the shoe's draw counter (local ruling L4); "
-                          "it resumes when the shoe proves no card was missed, or the supervisor voids it")
+            raise Refusal(f"round {rnd.play.number} waits for the shoe's draw counter (local ruling L4): "
+                          "the shoe heard again resumes it (a card it dealt unheard is then keyed in here, "
+                          "ruling 24), or the supervisor voids it")
         waiting = [replace(a, replayed=True) for a in hold.pending]
         if hold.need == "card":
             drain, how = self._keyed_cards(args, hold.keyed, waiting)

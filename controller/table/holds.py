@@ -3,10 +3,12 @@
 A hold freezes the round where it stood: cards that leave the shoe meanwhile wait in
 `pending` and are dealt, in order, once the hold is resolved. What resolves it (`need`):
   card     the supervisor keys in the unread card(s) (a misread, local ruling L5; a card the
-           shoe's counter says left unheard, where the game holds a missing card)
+           shoe's counter says left unheard, while heard or not: ruling 24, where the game
+           holds a missing card)
   order    the supervisor confirms the order of cards drawn together (local ruling L6)
   confirm  the supervisor confirms the hands were reconstructed (§5.2 of the game)
-  counter  the shoe comes back and its draw counter proves no card was missed (local ruling L4)
+  counter  the shoe comes back and its draw counter speaks (local ruling L4): it resumes the
+           round, and any card it shows unheard is then judged as if heard (ruling 24)
 If it cannot be resolved the round is void under `void_rule`.
 """
 from __future__ import annotations
@@ -66,7 +68,7 @@ class Hold:
 
 def derived(rule: IrregularityRule, ruling: str, consequence: Consequence | None = None,
             summary: str | None = None, kind: K | None = None) -> IrregularityRule:
-    """`rule` cited through a local ruling: clause "local ruling L4, fafa §5.1"."""
+    """`rule` cited through a local ruling: clause "local ruling L4, fafa §5.4"."""
     clause = rule.clause if rule.clause.startswith(ruling) else f"{ruling}, {rule.clause}"
     return IrregularityRule(kind or rule.kind, clause, consequence or rule.consequence, summary or rule.summary)
 
@@ -76,10 +78,11 @@ def order_altered_via(game: Game, ruling: str) -> IrregularityRule:
     return derived(game.rule(K.ORDER_ALTERED), ruling, Consequence.VOID)
 
 
-def device_lost_void(game: Game, missing: bool) -> IrregularityRule:
-    """Local ruling L4: a card may be missing (§5.1) or the order cannot be proven (§5.4)."""
-    kind = K.MISSING_CARD if missing else K.ORDER_ALTERED
-    return derived(game.rule(kind), "local ruling L4", Consequence.VOID)
+def device_lost_void(game: Game) -> IrregularityRule:
+    """Local ruling L4: the shoe's counter cannot prove the order of the cards (it went back,
+    it has none, the round does not replay, or the shoe never came back): order altered (§5.4).
+    A counter that moved on is no void of L4's: those cards are judged as if heard (ruling 24)."""
+    return derived(game.rule(K.ORDER_ALTERED), "local ruling L4", Consequence.VOID)
 
 
 def as_void(rule: IrregularityRule) -> IrregularityRule:
@@ -104,7 +107,7 @@ class Holding:
         elif rule.kind is K.DOUBLE_DRAW:
             void_rule = order_altered_via(self.game, rule.clause)
         elif rule.kind is K.DEVICE_LOST:
-            void_rule = device_lost_void(self.game, missing=True)
+            void_rule = device_lost_void(self.game)
         else:
             void_rule = as_void(rule)
         self.current = Hold(rule, detail, need, state, void_rule, pending, keyed)

@@ -314,7 +314,7 @@ class RoundInPlay:
             problem = "cards were journaled before \"No more bets\""
         if problem is not None:
             self.machine.set_state(m.HELD if r.held else (m.DEALING if cards else m.BETTING))
-            self.irregular(out, device_lost_void(self.game, missing=False), f"{problem} (local ruling L4)")
+            self.irregular(out, device_lost_void(self.game), f"{problem} (local ruling L4)")
             return "void"
         if isinstance(step, Complete):
             self.machine.set_state(m.RESULT)
@@ -330,7 +330,7 @@ class RoundInPlay:
         self.machine.set_state(m.BETS_CLOSED if not cards else {"deal": m.DEALING, "draw": m.DRAWING,
                                                                 "ask": m.AWAITING}[m.step_trigger(step)])
         if self.counter.last is None:
-            self.irregular(out, device_lost_void(self.game, missing=False),
+            self.irregular(out, device_lost_void(self.game),
                            "the daemon stopped mid-round and the shoe keeps no draw counter: nothing proves "
                            "that no card was missed (local ruling L4)")
             return "void"

@@ -1,7 +1,8 @@
 """What voids, holds or refuses a baccarat round, and which clause says so.
 
 Fa Fa Fabulous 4 and Fortune Six have the same §5 (fafa §5.1 also names extra or missing
-cards in the decks; a hand dealt too many or too few cards is §5.2 in both). Fortune 7's
+cards, which ruling 23 reads as the decks' composition; a hand dealt too many or too few
+cards, or a card that left the shoe unread, is §5.2 in both). Fortune 7's
 California rules name no irregularities: local ruling L1 applies Fortune Six's §5 clause for
 clause. Events the rules do not foresee follow local rulings L3-L6 (docs/local-rulings.md).
 """
@@ -14,8 +15,9 @@ from games.round import IrregularityRule
 # kind -> (§5 clause number, consequence, one line for the supervisor)
 _SECTION5 = {
     K.FOREIGN_CARD: (1, C.VOID, "a card not of the decks in use, or more copies of a card than the shoe holds"),
-    K.EXTRA_CARD: (2, C.HOLD, "a hand dealt more cards than the Table of Play calls for"),
-    K.MISSING_CARD: (2, C.HOLD, "a hand dealt fewer cards than the Table of Play calls for"),
+    K.EXTRA_CARD: (2, C.HOLD, "a hand dealt more cards than the Table of Play calls for (ruling 23)"),
+    K.MISSING_CARD: (2, C.HOLD, "a hand dealt fewer cards than the Table of Play calls for, or a card "
+                     "that left the shoe unread (ruling 23)"),
     K.WRONG_HAND_SIZE: (2, C.HOLD, "a hand dealt an incorrect number of cards"),
     K.DOUBLE_DRAW: (3, C.VOID, "two or more cards drawn at once during the initial deal, order unknown"),
     K.ORDER_ALTERED: (4, C.VOID, "the order of the cards in the shoe altered and not reconstructable"),
@@ -24,14 +26,16 @@ _SECTION5 = {
                    "one withdrawn then stands and is settled (§5.7)"),
 }
 _SECTION5_EXTRA = {
-    K.FOREIGN_CARD: "extra or missing cards in the decks, or a card not of the decks in use",
+    K.FOREIGN_CARD: "extra or missing cards in the decks' composition (ruling 23): more copies of a card "
+                    "than the decks hold, or a card not of the decks in use",
 }
 
 # events no rule text foresees (docs/local-rulings.md)
 _LOCAL = {
     K.CARD_BEFORE_NO_MORE_BETS: ("local ruling L3", C.VOID, "a card drawn before 'No more bets'"),
     K.DEVICE_LOST: ("local ruling L4", C.HOLD, "the shoe's link dropped or it rebooted mid-round; "
-                    "resume if its draw counter proves no card left unheard"),
+                    "resume if its draw counter proves no card left unheard; cards that did are "
+                    "judged as if heard (ruling 24)"),
     K.MISREAD: ("local ruling L5", C.HOLD, "the shoe could not read a card; key it in or void (§5.4)"),
 }
 

@@ -1,7 +1,10 @@
 """What Fu Bacc does with each irregularity, and the clause or ruling it rests on.
 
 The Fu Bacc rules name no irregularities beyond procedure 2, so local ruling L2 applies
-Fa Fa Fabulous 4's §5 by analogy. Every card of a Fu Bacc round is part of the initial deal
+Fa Fa Fabulous 4's §5 by analogy, read as ruling 23 reads it: §5.1 is the deck's composition
+(a card of another deck, a second copy of a card of the single deck); a card beyond the
+packets, or one that left the shoe unread, is a packet dealt the wrong number of cards, §5.2:
+held for reconstruction, void only if it cannot be reconstructed. Every card of a Fu Bacc round is part of the initial deal
 (all packets come out before any decision), so a double draw is always the §5.3 case and
 local ruling L6 (a double draw after the initial deal) cannot arise.
 """
@@ -11,12 +14,13 @@ from games.round import Consequence, IrregularityRule
 from games.round import IrregularityKind as K
 
 _RULES = (
-    (K.EXTRA_CARD, "local ruling L2 (fafa §5.1)", Consequence.VOID,
-     "a card beyond the packets the round calls for: the round is void"),
-    (K.MISSING_CARD, "local ruling L2 (fafa §5.1)", Consequence.VOID,
-     "a packet card is missing: the round is void"),
+    (K.EXTRA_CARD, "local ruling L2 (fafa §5.2)", Consequence.HOLD,
+     "a card beyond the packets the round calls for (ruling 23): reconstruct if possible, else void"),
+    (K.MISSING_CARD, "local ruling L2 (fafa §5.2)", Consequence.HOLD,
+     "a packet card missing or unheard (ruling 23): key it in or reconstruct if possible, else void"),
     (K.FOREIGN_CARD, "local ruling L2 (fafa §5.1)", Consequence.VOID,
-     "a card not of the single 52-card deck, or a second copy of one: the round is void"),
+     "a card not of the single 52-card deck, or a second copy of one (the deck's composition, "
+     "ruling 23): the round is void"),
     (K.MISREAD, "local ruling L5", Consequence.HOLD,
      "the shoe could not read a card: hold for the supervisor to key it in, else void (§5.4)"),
     (K.DOUBLE_DRAW, "local ruling L2 (fafa §5.3)", Consequence.VOID,
@@ -33,7 +37,8 @@ _RULES = (
      "no wager may be placed or changed after \"No more bets\": refused"),
     (K.DEVICE_LOST, "local ruling L4", Consequence.HOLD,
      "the shoe dropped its link or rebooted: resume if its draw counter proves no card was "
-     "missed, else void as a missing card (fafa §5.1) or order altered (fafa §5.4)"),
+     "missed; cards that left it unheard are judged as if heard (ruling 24); a counter that "
+     "cannot prove the order voids (fafa §5.4)"),
     (K.BAD_DECISION, "fubacc procedures 6-8, 12-15", Consequence.REFUSE,
      "a decision the rules do not allow for this spot now: refused, the round goes on"),
 )

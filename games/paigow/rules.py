@@ -54,7 +54,8 @@ IRREGULARITIES = {
     K.LATE_WAGER: _rule(K.LATE_WAGER, "paigow §5.6", Consequence.REFUSE,
                         "a wager placed or increased after \"No more bets\" is refused"),
     K.DEVICE_LOST: _rule(K.DEVICE_LOST, "local ruling L4", Consequence.HOLD,
-                         "the shoe was unheard mid-round: resume if no card left it, else void"),
+                         "the shoe was unheard mid-round: resume if no card left it; cards that did are "
+                         "judged as if heard (ruling 24); a counter that cannot prove the order voids"),
     K.BAD_DECISION: _rule(K.BAD_DECISION, "paigow §3.7.1", Consequence.REFUSE,
                           "a setting the rules do not allow (it must split the spot's own seven cards 5 + 2)"),
 }

@@ -9,7 +9,8 @@ from games.round import IrregularityKind
 @pytest.mark.parametrize("text, keys", [
     ("fafa §5.2", ["fafa §5.2"]),
     ("local ruling L1 (fortune6 §5.2)", ["local ruling L1", "fortune6 §5.2"]),
-    ("local ruling L4, fafa §5.1", ["local ruling L4", "fafa §5.1"]),
+    ("local ruling L4, fafa §5.4", ["local ruling L4", "fafa §5.4"]),
+    ("local ruling L1 (fortune6 §5.2) (ruling 24)", ["local ruling L1", "fortune6 §5.2", "ruling 24"]),
     ("fafa §3.11, §4.1, ruling 5", ["fafa §3.11", "fafa §4.1", "ruling 5"]),
     ("fubacc procedures 6-8, 12-15", [f"fubacc procedure {n}" for n in (6, 7, 8, 12, 13, 14, 15)]),
     ("fubacc way 2; rulings 12-13", ["fubacc way 2", "ruling 12", "ruling 13"]),

@@ -11,7 +11,9 @@ import re
 import pytest
 
 from controller.table import lamp_ids
+from games.cards import parse_card
 from games.registry import GAME_KEYS, get_game
+from games.replay import play_json
 from games.round import IrregularityKind
 from simulation.rig import Rig, RigError
 from simulation.rig.dealer import plain_decision
@@ -52,9 +54,27 @@ def consequence(game: str, kind: str) -> str:
 
 
 def via(ruling: str, game: str, kind: str) -> str:
-    """`kind`'s clause cited through a local ruling, as the table cites it: "local ruling L4, fafa §5.1"."""
+    """`kind`'s clause cited through a local ruling, as the table cites it: "local ruling L4, fafa §5.4"."""
     text = clause(game, kind)
     return text if text.startswith(ruling) else f"{ruling}, {text}"
+
+
+def unheard(game: str, kind: str = "missing_card") -> str:
+    """What a card that left the shoe while it was unheard cites (ruling 24): "fafa §5.2 (ruling 24)"."""
+    return get_game(game).unheard_rule(IrregularityKind(kind)).clause
+
+
+def the_rules_decide(game: str, end: dict) -> None:
+    """The `result` event `end` is what the game's rules give for its cards and decisions
+    (games.replay, as `tablectl play` decides a round)."""
+    decisions: dict[int, list[str]] = {}
+    for spot, decision in end["decisions"]:
+        decisions.setdefault(int(spot), []).append(decision)
+    spots = tuple(sorted(int(spot) for spot in end.get("spots", {})))
+    ruled = play_json(get_game(game), [parse_card(card) for card in end["cards"]], spots=spots, decisions=decisions)
+    assert not ruled["void"], ruled
+    assert (ruled["winner"], ruled["bets"], ruled.get("spots")) == (end["winner"], end["bets"], end.get("spots"))
+    assert {name: ruled[name] for name in end["hands"]} == end["hands"]
 
 
 # ------------------------------------------------------------------ lamps
@@ -239,7 +259,7 @@ def expect_void(rig: Rig, mark: int | None, number: int, kind: str, clause_text:
 def expect_held(rig: Rig, mark: int, number: int, kind: str, clause_text: str, need: str) -> dict:
     """(1) a `held` event with the clause and what resolves it; (2) the supervisor lamp blinks
     fast, "no more bets" slowly, no void or result lamp; (3) the irregularity record."""
-    held = rig.events.wait_for("held", after=mark, round=number)
+    held = rig.events.wait_for("held", after=mark, round=number, kind=kind)
     assert (held["kind"], held["clause"], held["need"]) == (kind, clause_text, need), held
     rig.wait_lamps({"supervisor": "fast", "no_more_bets": "slow", "void": "off", "result": "off"})
     assert rig.status()["state"] == "held"

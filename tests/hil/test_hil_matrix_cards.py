@@ -40,13 +40,14 @@ FOREIGN = {"fafa4": "fafa §5.1", "fortune7": "local ruling L1 (fortune6 §5.1)"
 DOUBLE_DRAW = {"fafa4": "fafa §5.3", "fortune7": "local ruling L1 (fortune6 §5.3)", "fortune6": "fortune6 §5.3",
                "fubacc": "local ruling L2 (fafa §5.3)", "paigow": "paigow §5.4"}
 MISSING = {"fafa4": "fafa §5.2", "fortune7": "local ruling L1 (fortune6 §5.2)", "fortune6": "fortune6 §5.2",
-           "fubacc": "local ruling L2 (fafa §5.1)", "paigow": "paigow §5.3"}
+           "fubacc": "local ruling L2 (fafa §5.2)", "paigow": "paigow §5.3"}  # ruling 23: Fu Bacc through L2 too
 A_CARD_OF_ANOTHER_KIND = {"standard52": "A-fire", "element65": "As", "paigow53": "A-fire"}
 
 
 @every_game
-def test_an_extra_card_voids_or_holds_as_the_game_says(table, game):
-    """Baccarat: a card after the result; Fu Bacc and Pai Gow: a card while a decision is awaited."""
+def test_an_extra_card_holds_for_reconstruction(table, game):
+    """Baccarat: a card after the result; Fu Bacc and Pai Gow: a card while a decision is awaited.
+    Every game holds it (ruling 23: a hand dealt the wrong number of cards, §5.2)."""
     rig, before = table, table.records()
     number = rig.open_round()
     waiting = deal_until(rig, "awaiting_decisions", "result")["state"]
@@ -56,30 +57,29 @@ def test_an_extra_card_voids_or_holds_as_the_game_says(table, game):
     assert wanted == MISSING[game]  # the rules cite the same clause for an extra and a missing card
     (record,) = [r.payload for r in journaled(rig, "card", number) if r.payload["draw_counter"] == extra["counter"]]
     assert record["status"] == "extra" and record["card"] == extra["card"]
-    if consequence(game, "extra_card") == "void":
-        expect_void(rig, mark, number, "extra_card", wanted)
+    assert consequence(game, "extra_card") == "hold"
+    expect_held(rig, mark, number, "extra_card", wanted, "confirm")
+    assert supervisor(rig, "reconstruct")["ok"]
+    resumed = rig.events.wait_for("resumed", after=mark, round=number)
+    assert resumed["state"] == waiting and resumed["clause"] == wanted
+    if waiting == "result":  # the result stands as decided
+        assert rig.press("confirm")["ok"]
+        (result,) = [r.payload for r in journaled(rig, "result", number)]
+        expect_result_on_the_board(rig, {"event": "result", **result})
     else:
-        expect_held(rig, mark, number, "extra_card", wanted, "confirm")
-        assert supervisor(rig, "reconstruct")["ok"]
-        resumed = rig.events.wait_for("resumed", after=mark, round=number)
-        assert resumed["state"] == waiting and resumed["clause"] == wanted
-        if waiting == "result":  # the result stands as decided
-            assert rig.press("confirm")["ok"]
-            (result,) = [r.payload for r in journaled(rig, "result", number)]
-            expect_result_on_the_board(rig, {"event": "result", **result})
-        else:
-            result = complete(rig, mark, number)
-            expect_result_on_the_board(rig, result)
-        dealt = [r.payload["card"] for r in journaled(rig, "card", number) if r.payload["status"] == "dealt"]
-        assert result["cards"] == dealt  # the extra card is in none of the hands
-        assert journaled(rig, "settled", number)
+        result = complete(rig, mark, number)
+        expect_result_on_the_board(rig, result)
+    dealt = [r.payload["card"] for r in journaled(rig, "card", number) if r.payload["status"] == "dealt"]
+    assert result["cards"] == dealt  # the extra card is in none of the hands
+    assert journaled(rig, "settled", number)
     next_round_is_clean(rig, before)
 
 
 @every_game
 def test_a_gap_in_the_draw_counter_is_a_missing_card(table, game):
-    """The shoe counted a card it never sent: the next card's counter jumps. Where the game
-    holds a missing card the supervisor keys it in and the round completes with it in place."""
+    """The shoe counted a card it never sent: the next card's counter jumps. Every game holds
+    the missing card (ruling 23: §5.2); the supervisor keys it in and the round completes with
+    it in place."""
     rig, before = table, table.records()
     number, (first,), mark = deal_some(rig, 1)
     rig.fault("unheard")
@@ -90,21 +90,18 @@ def test_a_gap_in_the_draw_counter_is_a_missing_card(table, game):
     assert wanted == MISSING[game]
     gap = (f"the shoe reports a draw gap: card {lost['counter']} never heard, {after['counter']} came next "
            "(1 card(s) unheard)")
-    if consequence(game, "missing_card") == "void":
-        void = expect_void(rig, mark, number, "missing_card", wanted)
-        assert void["reason"] == gap and void["evidence"]["unheard"] == 1
-    else:
-        held = expect_held(rig, mark, number, "missing_card", wanted, "card")
-        assert held["detail"] == gap
-        assert held["keyed"] == 1 and held["pending"] == [None]  # the unheard card, to be keyed in
-        assert rig.status()["held"]["pending"] == [None, after["card"]]  # the next card waits behind it
-        assert supervisor(rig, "reconstruct", card=lost["card"])["ok"]
-        rig.events.wait_for("resumed", after=mark, round=number)
-        end = complete(rig, mark, number)
-        expect_result_on_the_board(rig, end, number)
-        assert end["cards"][:3] == [first["card"], lost["card"], after["card"]]
-        keyed = [r.payload for r in journaled(rig, "card", number) if r.payload["keyed_in"]]
-        assert [(k["card"], k["status"]) for k in keyed] == [(lost["card"], "dealt")]
+    assert consequence(game, "missing_card") == "hold"
+    held = expect_held(rig, mark, number, "missing_card", wanted, "card")
+    assert held["detail"] == gap
+    assert held["keyed"] == 1 and held["pending"] == [None]  # the unheard card, to be keyed in
+    assert rig.status()["held"]["pending"] == [None, after["card"]]  # the next card waits behind it
+    assert supervisor(rig, "reconstruct", card=lost["card"])["ok"]
+    rig.events.wait_for("resumed", after=mark, round=number)
+    end = complete(rig, mark, number)
+    expect_result_on_the_board(rig, end, number)
+    assert end["cards"][:3] == [first["card"], lost["card"], after["card"]]
+    keyed = [r.payload for r in journaled(rig, "card", number) if r.payload["keyed_in"]]
+    assert [(k["card"], k["status"]) for k in keyed] == [(lost["card"], "dealt")]
     next_round_is_clean(rig, before)
 
 

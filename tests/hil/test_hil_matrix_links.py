@@ -1,8 +1,10 @@
 """The shoe's link mid-round, for every game (local ruling L4), through the real daemon and the
 shoe simulator's pty: unplugged and plugged back with no card missed (resumed), with a card
 drawn while unplugged that the shoe delivers afterwards (resumed, the card dealt) or gives up
-(void: missing card); rebooted keeping its counter (resumed), losing it (void: order cannot
-be proven), after a card it never sent (void: missing card); and unplugged between rounds
+(ruling 24: held as a missing card, keyed in by the supervisor, the round finished as the
+rules say); rebooted keeping its counter (resumed), losing it (void: order cannot be proven),
+after a card it never sent (ruling 24, as above; or void under the same clause when the card
+cannot be keyed in, and the next game cannot start before); and unplugged between rounds
 ("No more bets" refused until it is back). The fortune6 cases of test_hil_shoe_faults.py
 (unplug/replug and both reboots) are not repeated here."""
 import pytest
@@ -16,15 +18,19 @@ from hil_matrix import (
     expect_void,
     journaled,
     next_round_is_clean,
+    supervisor,
+    the_rules_decide,
+    unheard,
     via,
 )
 
 from simulation.rig import RigError
 
 pytestmark = pytest.mark.hil
-L4_MISSING = {"fafa4": "local ruling L4, fafa §5.2", "fortune7": "local ruling L4, local ruling L1 (fortune6 §5.2)",
-              "fortune6": "local ruling L4, fortune6 §5.2", "fubacc": "local ruling L4, local ruling L2 (fafa §5.1)",
-              "paigow": "local ruling L4, paigow §5.3"}
+# ruling 24: a card missed while the shoe was unheard is held under the game's §5.2 (Pai Gow: §5.3)
+UNHEARD = {"fafa4": "fafa §5.2 (ruling 24)", "fortune7": "local ruling L1 (fortune6 §5.2) (ruling 24)",
+           "fortune6": "fortune6 §5.2 (ruling 24)", "fubacc": "local ruling L2 (fafa §5.2) (ruling 24)",
+           "paigow": "paigow §5.3 (ruling 24)"}
 
 
 def mid_round(rig):
@@ -36,7 +42,7 @@ def unplugged(rig, mark, number):
     """Unplug the shoe mid-round: held (L4) until its counter speaks; the board shows it."""
     rig.fault("unplug")
     held = expect_held(rig, mark, number, "device_lost", "local ruling L4", "counter")
-    assert held["void_clause"] == via("local ruling L4", rig.game, "missing_card")
+    assert held["void_clause"] == via("local ruling L4", rig.game, "order_altered")  # nothing proves the order
     rig.events.wait_for("device", after=mark, device="shoe", link="lost")
     rig.wait_lamps({"error": "fast"})
     refused = rig.press("reconstruct")  # only the shoe's counter can resume it
@@ -86,21 +92,74 @@ def test_a_card_drawn_while_unplugged_and_delivered_after_the_replug_is_dealt(ta
     next_round_is_clean(rig, before)
 
 
+def held_for_the_unheard_card(rig, mark: int, number: int, counter: int, via: str) -> dict:
+    """Ruling 24: the shoe heard again with its counter one ahead of the last card heard. The
+    round held for the shoe's counter resumes, and the card it never heard is a missing card,
+    held under the game's §5.2 for the supervisor to key in, as if the shoe had been heard."""
+    wanted = UNHEARD[rig.game]
+    assert wanted == unheard(rig.game)
+    resumed = rig.events.wait_for("resumed", after=mark, round=number, kind="device_lost")
+    assert resumed["how"] == (f"{via}: draw counter {counter + 1} shows 1 card(s) left unheard after {counter}, "
+                              "judged as if heard (ruling 24)")
+    held = expect_held(rig, mark, number, "missing_card", wanted, "card")
+    assert held["detail"] == (f"{via} with draw counter {counter + 1}; the last card heard was {counter}: "
+                              "1 card(s) left unheard")
+    assert held["keyed"] == 1 and held["pending"] == [None] and held["void_clause"] == wanted
+    assert not journaled(rig, "void", number)
+    return held
+
+
+def keyed_in_and_finished(rig, mark: int, number: int, drawn: list[dict], lost: dict) -> dict:
+    """The supervisor keys the unheard card in (refused without the key); the round finishes
+    with the result the rules give for its cards, the keyed card where the deal put it; the
+    journal tells it in order: the hold for the shoe, its resumption by the counter, the hold
+    for the card (ruling 24), the reconstruction, the keyed-in card, the result."""
+    wanted = UNHEARD[rig.game]
+    refused = rig.send("reconstruct", card=lost["card"])
+    assert not refused["ok"] and "supervisor key" in (refused.get("message") or refused.get("error"))
+    answer = supervisor(rig, "reconstruct", card=lost["card"])
+    assert answer["ok"], answer
+    rig.events.wait_for("resumed", after=mark, round=number, kind="missing_card")
+    end = complete(rig, mark, number)
+    expect_result_on_the_board(rig, end, number)
+    assert end["cards"][:3] == [card["card"] for card in drawn] + [lost["card"]]
+    the_rules_decide(rig.game, end)
+    story = []
+    for record in rig.records():
+        p = record.payload
+        if record.round != number:
+            continue
+        if record.kind in ("irregularity", "round_resumed"):
+            story.append((record.kind, p["kind"], p["clause"]))
+        elif record.kind == "card" and p["keyed_in"]:
+            story.append(("card", p["card"], p["status"]))
+        elif record.kind in ("result", "void"):
+            story.append((record.kind,))
+    assert story == [("irregularity", "device_lost", "local ruling L4"),
+                     ("round_resumed", "device_lost", "local ruling L4"),
+                     ("irregularity", "missing_card", wanted),
+                     ("round_resumed", "missing_card", wanted),
+                     ("card", lost["card"], "dealt"),
+                     ("result",)], story
+    assert rig.verify().ok
+    return end
+
+
 @every_game
-def test_a_card_drawn_while_unplugged_and_given_up_voids_as_missing(table, game):
+def test_a_card_drawn_while_unplugged_and_given_up_is_held_and_keyed_in(table, game):
     """Nobody acknowledges the card; after its retries the shoe's link gives it up (PROTOCOL.md
-    §2). Plugged back, the shoe's counter is one ahead of the last card heard: void (L4)."""
+    §2). Plugged back, the shoe's counter is one ahead of the last card heard: the card is a
+    missing card, held to be keyed in (ruling 24), exactly as a gap seen while connected."""
     rig, before = table, table.records()
-    number, counter, mark = mid_round(rig)
+    number, drawn, mark = deal_some(rig, 2)
+    counter = drawn[-1]["counter"]
     unplugged(rig, mark, number)
-    rig.draw(1, wait=False)
+    (lost,) = rig.draw(1, wait=False)
     rig.wait_until(lambda: any("send failed: CardRead" in line for line in rig.shoe.state()["log"]), 20.0,
                    "the shoe to give the card up")
     rig.fault("replug")
-    void = expect_void(rig, mark, number, "missing_card", L4_MISSING[game])
-    assert L4_MISSING[game] == via("local ruling L4", game, "missing_card")
-    assert void["reason"] == (f"the shoe's link came back with draw counter {counter + 1}; the last card heard was "
-                              f"{counter}: 1 card(s) left unheard")
+    held_for_the_unheard_card(rig, mark, number, counter, "the shoe's link came back")
+    keyed_in_and_finished(rig, mark, number, drawn, lost)
     next_round_is_clean(rig, before)
 
 
@@ -131,17 +190,41 @@ def test_a_shoe_reboot_mid_round(table, game, clear_counter):
     next_round_is_clean(rig, before)
 
 
-@every_game
-def test_a_shoe_reboot_after_a_card_it_never_sent_voids_as_missing(table, game):
-    """The reboot's status shows the counter one ahead of the last card heard."""
-    rig, before = table, table.records()
-    number, counter, mark = mid_round(rig)
+def rebooted_one_ahead(rig) -> tuple[int, list[dict], dict, int]:
+    """Two cards dealt; the shoe counts a third it never sends, then reboots keeping its
+    counter: its first status is one ahead of the last card heard."""
+    number, drawn, mark = deal_some(rig, 2)
     rig.fault("unheard")
     (lost,) = rig.draw(1, wait=False)
     rig.fault("reboot")
-    void = expect_void(rig, mark, number, "missing_card", L4_MISSING[game])
-    assert void["reason"] == (f"the shoe rebooted with draw counter {lost['counter']}; the last card heard was "
-                              f"{counter}: 1 card(s) left unheard")
+    rig.events.wait_for("device", after=mark, device="shoe", link="rebooted")
+    held_for_the_unheard_card(rig, mark, number, drawn[-1]["counter"], "the shoe rebooted")
+    return number, drawn, lost, mark
+
+
+@every_game
+def test_a_shoe_reboot_after_a_card_it_never_sent_is_held_and_keyed_in(table, game):
+    rig, before = table, table.records()
+    number, drawn, lost, mark = rebooted_one_ahead(rig)
+    keyed_in_and_finished(rig, mark, number, drawn, lost)
+    next_round_is_clean(rig, before)
+
+
+@every_game
+def test_an_unheard_card_that_cannot_be_keyed_in_voids_under_the_same_clause(table, game):
+    """§5.2: void only if the cards cannot be reconstructed before the next game starts. The
+    next game cannot start over the held round ("Place your bets" refused, naming the hold);
+    the supervisor voids it, citing the clause the hold cites."""
+    rig, before = table, table.records()
+    number, drawn, lost, mark = rebooted_one_ahead(rig)
+    wanted = UNHEARD[game]
+    refused = rig.press("place_bets")
+    assert not refused["ok"] and f"round {number} is held for the supervisor ({wanted})" in refused["message"]
+    assert rig.status()["state"] == "held"
+    assert supervisor(rig, "void", reason="the unheard card cannot be found")["ok"]
+    void = expect_void(rig, mark, number, "missing_card", wanted, by="supervisor")
+    assert void["reason"] == "the unheard card cannot be found" and void["evidence"]["pending"] == [None]
+    assert [r.payload["clause"] for r in journaled(rig, "irregularity", number)] == ["local ruling L4", wanted]
     next_round_is_clean(rig, before)
 
 

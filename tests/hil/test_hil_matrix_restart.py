@@ -153,7 +153,8 @@ def test_sigkill_after_a_void_leaves_it_standing(table, game):
 def test_a_card_drawn_while_the_daemon_is_down_is_dealt_after_the_restart(table, game):
     """The shoe keeps the card nobody acknowledged and sends it to the new daemon: its counter
     follows the last one journaled, which proves nothing was missed (L4); the card is dealt
-    where it was due. (Given up by the shoe instead: test_hil_restart.py, void by L4.)"""
+    where it was due. (Given up by the shoe instead: test_hil_restart.py, held to be keyed in,
+    ruling 24.)"""
     rig, before = table, table.records()
     number, drawn, _ = deal_some(rig, 2)
     counter = drawn[-1]["counter"]

@@ -66,22 +66,35 @@ def test_sigkill_after_a_durable_result_keeps_it_and_does_not_repeat_it(start_ri
     assert rig.verify().ok
 
 
-def test_sigkill_while_the_shoe_dealt_unheard_voids_by_l4(start_rig):
+def test_sigkill_while_the_shoe_dealt_unheard_holds_the_card_to_be_keyed_in(start_rig):
+    """The daemon down is the shoe unheard (local ruling L4): a card its counter shows dealt
+    meanwhile is a missing card, held to be keyed in (ruling 24); the round then finishes."""
     rig = start_rig("fortune6", seed=23)
     rig.new_shoe()
     number = rig.open_round()
-    rig.draw(1)
+    (first,) = rig.draw(1)
     rig.kill_daemon()
-    rig.draw(1, wait=False)  # a card leaves the shoe while no daemon listens
+    (lost,) = rig.draw(1, wait=False)  # a card leaves the shoe while no daemon listens
     # Nobody acknowledges it: after its retries the shoe's link gives it up (PROTOCOL.md §2),
     # so the restarted daemon never hears it; only the shoe's draw counter tells.
     rig.wait_until(lambda: any("send failed: CardRead" in line for line in rig.shoe.state()["log"]), 20.0,
                    "the shoe to give the card up")
     rig.start_daemon()
-    rig.wait_until(lambda: rig.status()["state"] == "void", 20.0, "the shoe's counter to void the round")
-    void = next(r.payload for r in rig.records() if r.kind == "void" and r.round == number)
-    assert void["clause"] == "local ruling L4, fortune6 §5.2" and void["kind"] == "missing_card"
-    assert rig.verify().ok and results_once(rig) == []
+    rig.wait_until(lambda: (rig.status().get("held") or {}).get("kind") == "missing_card", 20.0,
+                   "the shoe's counter to hold the round for the unheard card")
+    held = rig.status()["held"]
+    assert (held["clause"], held["need"], held["keyed"]) == ("fortune6 §5.2 (ruling 24)", "card", 1)
+    assert not any(r.kind == "void" for r in rig.records())
+    rig.key(True)
+    assert rig.send("reconstruct", card=lost["card"])["ok"]
+    rig.key(False)
+    end = rig.finish_round()
+    assert end["event"] == "result" and end["cards"][:2] == [first["card"], lost["card"]]
+    kinds = [(r.kind, r.payload.get("kind")) for r in rig.records()
+             if r.round == number and r.kind in ("irregularity", "round_resumed", "result")]
+    assert kinds == [("irregularity", "device_lost"), ("round_resumed", "device_lost"),
+                     ("irregularity", "missing_card"), ("round_resumed", "missing_card"), ("result", None)]
+    assert rig.verify().ok and results_once(rig) == [number]
     assert rig.play_round()["event"] == "result"
 
 

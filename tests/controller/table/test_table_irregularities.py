@@ -88,18 +88,29 @@ def test_an_extra_card_after_the_result_holds_baccarat_for_the_supervisor():
     assert run.cmd("confirm").ok
 
 
-def test_an_extra_card_during_fubacc_decisions_voids():
+def test_an_extra_card_during_fubacc_decisions_holds_under_fafa_5_2():
+    """Ruling 23 through local ruling L2: a card beyond the packets is a hand dealt the wrong
+    number of cards (fafa §5.2), not the deck's composition (§5.1): held for reconstruction."""
     run = Run("fubacc")
     run.new_shoe()
     run.open_round()
     run.cards("2h", "3d", "4c", "Ks", "3s", "9d")
     assert run.state == m.AWAITING
     run.card("5h")
-    assert run.void()["clause"] == "local ruling L2 (fafa §5.1)" and run.void()["kind"] == "extra_card"
+    held = run.irregularity()
+    assert (held["kind"], held["clause"], held["consequence"]) == ("extra_card", "local ruling L2 (fafa §5.2)", "hold")
+    assert run.state == m.HELD and run.table.hold.need == "confirm" and not run.journal("void")
+    run.key()
+    assert run.cmd("reconstruct").ok and run.state == m.AWAITING  # the extra card set aside
+    run.key(False)
+    assert run.cmd("decide", decision="play").ok and run.cmd("decide", decision="hit").ok
+    result = run.journal("result")[-1]  # spot 2+3+4 = 9; dealer K+3 = 3 draws 9: 2
+    assert result["spots"]["1"]["hand"]["total"] == 9 and result["hands"]["dealer"]["total"] == 2
+    assert result["spots"]["1"]["bets"]["ante"]["result"] == "win" and "5h" not in result["cards"]
 
 
-@pytest.mark.parametrize("game, consequence", [("fortune6", "hold"), ("fafa4", "hold"), ("fubacc", "void")])
-def test_no_card_in_time_is_a_missing_card(game, consequence):
+@pytest.mark.parametrize("game", ["fortune6", "fafa4", "fubacc"])
+def test_no_card_in_time_is_a_missing_card_held_under_5_2(game):
     run = Run(game, card_timeout_s=12)
     if game == "fubacc":
         run.new_shoe()
@@ -112,11 +123,10 @@ def test_no_card_in_time_is_a_missing_card(game, consequence):
     assert run.timers()[0].name == "card"  # restarted by every card
     run.send(i.Timer("card"))
     irregularity = run.irregularity()
-    assert irregularity["kind"] == "missing_card" and irregularity["consequence"] == consequence
+    assert irregularity["kind"] == "missing_card" and irregularity["consequence"] == "hold"
+    assert irregularity["clause"] == {"fortune6": "fortune6 §5.2", "fafa4": "fafa §5.2",
+                                      "fubacc": "local ruling L2 (fafa §5.2)"}[game]
     assert "no card within 12 s" in irregularity["detail"]
-    if consequence == "void":
-        assert run.state == m.VOID
-        return
     assert run.state == m.HELD and not run.table.timer.running
     run.key()
     assert run.cmd("reconstruct").ok and run.state == m.DEALING
@@ -145,16 +155,23 @@ def test_a_gap_in_the_draw_counter_holds_for_the_supervisor_to_key_in_the_unhear
     assert run.state == m.DEALING
 
 
-def test_a_draw_gap_voids_fubacc_and_the_card_that_shows_it_is_not_counted_twice():
+def test_a_draw_gap_holds_fubacc_and_the_card_that_shows_it_is_not_counted_twice():
+    """Ruling 23 through local ruling L2: a card that left the shoe unread is fafa §5.2: held
+    for the supervisor to key in where it was due; the card that showed the gap follows it."""
     run = Run("fubacc")
     run.new_shoe()
     run.open_round()
     run.card("2h", counter=10)
     run.card("3h", counter=12)  # card 11 left the shoe unheard
-    assert run.void()["clause"] == "local ruling L2 (fafa §5.1)" and run.void()["kind"] == "missing_card"
-    assert run.void()["reason"] == "the shoe reports a draw gap: card 11 never heard, 12 came next (1 card(s) unheard)"
-    assert len(run.journal("irregularity")) == 1
-    assert run.table.shoe.drawn == 3
+    held = run.irregularity()
+    assert (held["kind"], held["clause"], held["consequence"]) == ("missing_card", "local ruling L2 (fafa §5.2)", "hold")
+    assert held["detail"] == "the shoe reports a draw gap: card 11 never heard, 12 came next (1 card(s) unheard)"
+    assert run.table.hold.need == "card" and run.table.hold.keyed == 1
+    assert len(run.journal("irregularity")) == 1 and run.table.shoe.drawn == 3
+    run.key()
+    assert run.cmd("reconstruct", card="Kd").ok
+    assert run.table.play.hands()["spot1"] == ["2h", "Kd", "3h"] and run.table.shoe.drawn == 3
+    assert run.table.shoe.unknown == 0 and not run.journal("void")
 
 
 # ---------------------------------------------------------------- double draw (§5.3, L6)

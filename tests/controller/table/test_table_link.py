@@ -22,14 +22,61 @@ def test_link_lost_mid_round_holds_and_a_matching_counter_resumes():
     assert run.state == m.DRAWING  # 2 v 3: the player draws
 
 
-def test_a_counter_that_moved_on_voids_as_a_missing_card():
+def test_a_counter_that_moved_on_holds_the_unheard_cards_for_the_supervisor_to_key_in():
+    """Ruling 24: cards that left the shoe while it was unheard are judged as if heard: missing
+    while dealing, held under §5.2 to be keyed in where they were due."""
     run = fortune6_dealing()
     run.send(i.ShoeLinkLost("hang-up"))
     run.send(i.ShoeLinkRestored(draw_counter=7))
+    resumed = run.journal("round_resumed")[-1]
+    assert resumed["how"] == ("the shoe's link came back: draw counter 7 shows 2 card(s) left unheard after 5, "
+                              "judged as if heard (ruling 24)")
+    held = run.irregularity()
+    assert (held["kind"], held["clause"], held["consequence"]) == ("missing_card", "fortune6 §5.2 (ruling 24)", "hold")
+    assert held["detail"] == ("the shoe's link came back with draw counter 7; the last card heard was 5: "
+                              "2 card(s) left unheard")
+    assert run.state == m.HELD and run.table.hold.need == "card" and run.table.hold.keyed == 2
+    assert run.table.hold.void_rule.clause == "fortune6 §5.2 (ruling 24)"
+    assert run.table.shoe.drawn == 7 and run.table.shoe.unknown == 2 and not run.journal("void")
+    run.card("9s", counter=8)  # the dealer goes on: it waits behind the two to be keyed in
+    run.key()
+    refused = run.cmd("reconstruct", card="Kh")
+    assert not refused.ok and "key in 2 card(s)" in refused.message
+    assert run.cmd("reconstruct", cards=["Kh", "Kd"]).ok
+    assert run.table.play.hands() == {"player": ["2h", "Kh", "9s"], "banker": ["3c", "Kd"]}
+    assert run.table.shoe.unknown == 0 and run.state == m.DRAWING  # 2 v 3, player drew 9: banker's turn
+
+
+def test_unheard_cards_the_supervisor_cannot_key_in_void_citing_the_same_clause():
+    run = fortune6_dealing()
+    run.send(i.ShoeRebooted(draw_counter=6))
+    refused = run.cmd("place_bets")  # the next game cannot start over a held round
+    assert not refused.ok and "held for the supervisor (fortune6 §5.2 (ruling 24))" in refused.message
+    run.key()
+    assert run.cmd("void", reason="the card is not on the table").ok
     void = run.void()
-    assert void["clause"] == "local ruling L4, fortune6 §5.2" and void["kind"] == "missing_card"
-    assert "2 card(s) left unheard" in void["reason"]
-    assert run.table.shoe.drawn == 7 and run.table.shoe.unknown == 2
+    assert (void["kind"], void["clause"], void["by"]) == ("missing_card", "fortune6 §5.2 (ruling 24)", "supervisor")
+
+
+def test_a_supervisor_void_while_the_shoe_is_unheard_cites_l4_order_altered():
+    run = fortune6_dealing()
+    run.send(i.ShoeLinkLost("unplugged"))
+    assert run.table.hold.void_rule.clause == "local ruling L4, fortune6 §5.4"
+    run.key()
+    assert run.cmd("void").ok
+    assert (run.void()["kind"], run.void()["clause"]) == ("order_altered", "local ruling L4, fortune6 §5.4")
+
+
+def test_an_unheard_card_after_the_result_is_an_extra_card_held_as_if_heard():
+    run = fortune6_dealing()
+    run.cards("Kh", "Kd", "9s", "4d")  # player 2+K+9 = 1, banker 3+K+4 = 7
+    assert run.state == m.RESULT
+    run.send(i.ShoeRebooted(draw_counter=10))
+    held = run.irregularity()
+    assert (held["kind"], held["clause"]) == ("extra_card", "fortune6 §5.2 (ruling 24)")
+    assert run.table.hold.need == "confirm"
+    run.key()
+    assert run.cmd("reconstruct").ok and run.state == m.RESULT and run.cmd("confirm").ok
 
 
 @pytest.mark.parametrize("counter", [None, 2])
@@ -76,7 +123,7 @@ def test_link_down_between_rounds_blocks_no_more_bets_and_unheard_cards_are_coun
     assert not reply.ok and "hang-up" in reply.message
     run.send(i.ShoeLinkRestored(draw_counter=4))  # one card left while betting was open
     void = run.void()
-    assert void["kind"] == "card_before_no_more_bets" and void["clause"] == "local ruling L4, local ruling L3"
+    assert void["kind"] == "card_before_no_more_bets" and void["clause"] == "local ruling L3 (ruling 24)"
 
 
 def test_link_lost_while_held_for_a_misread_keeps_the_hold():

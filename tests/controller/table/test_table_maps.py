@@ -3,11 +3,13 @@ result lamp, and docs/table.md prints exactly this data."""
 import pytest
 from table_helpers import GAMES, Run
 
+from controller.table import inputs as i
 from controller.table.buttons import button_list
 from controller.table.effects import Pattern
 from controller.table.lamps import lamp_ids, lamp_list
 from docgen import mapdocs
 from games.registry import get_game
+from games.round import IrregularityKind
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -58,4 +60,23 @@ def test_docs_table_prints_the_maps_and_every_games_irregularity_rules(capsys):
     assert mapdocs.PAGES == (mapdocs.ROOT / "docs" / "table.md",)  # printed once, in docs/
     assert mapdocs.current(mapdocs.PAGE) == mapdocs.render(), "run: python3 -m docgen.mapdocs"
     assert mapdocs.current(mapdocs.PAGE, mapdocs.RULES_BEGIN, mapdocs.RULES_END) == mapdocs.render_rules()
+    assert mapdocs.current(mapdocs.RULINGS_PAGE, mapdocs.L4_BEGIN, mapdocs.L4_END) == mapdocs.render_l4()
     assert mapdocs.main(["--check"]) == 0, capsys.readouterr().err
+
+
+def test_a_card_missed_while_the_shoe_was_unheard_has_one_citation_in_the_docs_and_the_table():
+    """Ruling 24: local ruling L4's page and the table's page print the clause the table cites."""
+    for game in GAMES:
+        cited = get_game(game).unheard_rule(IrregularityKind.MISSING_CARD).clause
+        assert cited.endswith(" (ruling 24)") and get_game(game).rule(IrregularityKind.MISSING_CARD).clause in cited
+        assert f"| {game} | `{cited}` |" in mapdocs.render_l4()
+        assert f"{cited}: hold" in mapdocs.render_rules()
+        run = Run(game)
+        if get_game(game).uses_spots:
+            run.new_shoe()
+        else:
+            run.baccarat_shoe()
+        run.open_round()
+        run.card(str(get_game(game).deck_kind.cards[0]))  # an ace: no burn card
+        run.send(i.ShoeRebooted(draw_counter=run.counter + 1))
+        assert run.irregularity()["clause"] == cited and run.table.hold.void_rule.clause == cited

@@ -74,11 +74,17 @@ def test_mid_round_it_waits_for_the_shoes_counter_then_resumes():
     assert again.state == m.RESULT
 
 
-def test_mid_round_a_card_drawn_while_the_daemon_was_down_voids():
+def test_mid_round_a_card_drawn_while_the_daemon_was_down_is_held_to_be_keyed_in():
+    """Ruling 24: the daemon down is the shoe unheard; a card its counter shows is a missing card."""
     run = fortune6_dealing()
     again = restored(run)
     again.send(i.ShoeLinkRestored(draw_counter=run.counter + 1))
-    assert again.void()["clause"] == "local ruling L4, fortune6 §5.2"
+    held = again.irregularity()
+    assert (held["kind"], held["clause"], held["consequence"]) == ("missing_card", "fortune6 §5.2 (ruling 24)", "hold")
+    assert again.state == m.HELD and again.table.hold.need == "card" and not again.journal("void")
+    again.key()
+    assert again.cmd("reconstruct", card="Kh").ok
+    assert again.state == m.DEALING and again.table.play.hands() == {"player": ["2h", "Kh"], "banker": ["3c"]}
 
 
 def test_a_shoe_without_a_draw_counter_cannot_prove_anything():

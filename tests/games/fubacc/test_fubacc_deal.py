@@ -87,9 +87,10 @@ def void(text, spots=(1,), decide=None):
 
 
 def test_too_few_cards_is_void_as_missing():
+    # offline (tablectl play) nothing can be reconstructed: the hold's clause voids (ruling 23: §5.2)
     out = void("Kd 6h 2c  8s 7h")
     assert out["void"] and out["irregularity"] == "missing_card"
-    assert out["clause"] == "local ruling L2 (fafa §5.1)" and "due to dealer" in out["detail"]
+    assert out["clause"] == "local ruling L2 (fafa §5.2)" and "due to dealer" in out["detail"]
 
 
 def test_too_few_cards_for_a_second_spot():
@@ -99,7 +100,7 @@ def test_too_few_cards_for_a_second_spot():
 
 def test_an_extra_card_is_void():
     out = void("Kd 6h 2c  8s 7h Qd 3c")
-    assert (out["irregularity"], out["clause"]) == ("extra_card", "local ruling L2 (fafa §5.1)")
+    assert (out["irregularity"], out["clause"]) == ("extra_card", "local ruling L2 (fafa §5.2)")
 
 
 def test_a_card_after_the_packets_is_extra_even_before_decisions():
@@ -137,8 +138,8 @@ def test_every_irregularity_has_a_rule_naming_its_source():
         assert rule.kind is kind and rule.summary
         assert rule.clause.startswith(("local ruling L", "fubacc procedure", "ruling "))
     expect = {
-        IrregularityKind.EXTRA_CARD: ("local ruling L2 (fafa §5.1)", Consequence.VOID),
-        IrregularityKind.MISSING_CARD: ("local ruling L2 (fafa §5.1)", Consequence.VOID),
+        IrregularityKind.EXTRA_CARD: ("local ruling L2 (fafa §5.2)", Consequence.HOLD),  # ruling 23
+        IrregularityKind.MISSING_CARD: ("local ruling L2 (fafa §5.2)", Consequence.HOLD),
         IrregularityKind.FOREIGN_CARD: ("local ruling L2 (fafa §5.1)", Consequence.VOID),
         IrregularityKind.WRONG_HAND_SIZE: ("local ruling L2 (fafa §5.2)", Consequence.HOLD),
         IrregularityKind.DOUBLE_DRAW: ("local ruling L2 (fafa §5.3)", Consequence.VOID),
