@@ -6,7 +6,9 @@ processes on loopback (plain MQTT; `--tls` for TLS with client certificates).
     python3 bench/bench_floor_feed.py pace [--records 600 --every-ms 20]  # journal commit -> pit database
 
 Journals are made from the records of a rig-played shoe (real payloads), appended again and
-again with Journal.append_many (a valid chain). `pace` writes one record every --every-ms
+again with Journal.append_many (a valid chain), each copy's rounds numbered on from the last,
+as a table's journal is. Besides the throughput, the CPU seconds each process used (the
+feeds together, the pit, the broker) per 1,000 records say where the time went. `pace` writes one record every --every-ms
 in this process with a ControlServer publishing an event after each, as the daemon does,
 so the feed is woken by the event stream; latency = the pit's received_at - the record's at
 (both UTC wall clock on this machine; received_at is taken just before the pit's commit).
@@ -14,6 +16,7 @@ so the feed is woken by the event stream; latency = the pit's received_at - the 
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import statistics
 import sys
@@ -40,13 +43,25 @@ def shoe_entries(directory: Path) -> list[tuple[str, dict, int | None, bool]]:
 
 
 def make_journal(path: Path, entries, count: int) -> Path:
+    rounds = max((r for _, _, r, _ in entries if r is not None), default=0)
     with Journal(path) as journal:
-        written = 0
+        written, copy = 0, 0
         while written < count:
-            batch = entries[: min(len(entries), count - written)]
+            batch = [renumbered(entry, copy * rounds) for entry in entries[: min(len(entries), count - written)]]
             journal.append_many(batch)
             written += len(batch)
+            copy += 1
     return path
+
+
+def renumbered(entry: tuple[str, dict, int | None, bool], offset: int) -> tuple[str, dict, int | None, bool]:
+    """The entry with its round (column and payload) moved on by `offset`: rounds only grow in a journal."""
+    kind, payload, round_no, durable = entry
+    if round_no is None or not offset:
+        return entry
+    if "round" in payload:
+        payload = {**payload, "round": payload["round"] + offset}
+    return kind, payload, round_no + offset, durable
 
 
 def pit_count(db: Path) -> int:
@@ -55,6 +70,12 @@ def pit_count(db: Path) -> int:
             return conn.execute("SELECT count(*) FROM records").fetchone()[0]
     except sqlite3.OperationalError:
         return 0
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peak_rss_mib(pid: int) -> float:
@@ -88,20 +109,29 @@ def run_feeds(work: Path, journals: list[Path], tls: bool) -> None:
                 expected += conn.execute("SELECT count(*) FROM records").fetchone()[0]
         started = time.monotonic()
         feeds = [FeedProcess(work, config, name=f"feed-{n}") for n, config in enumerate(configs, 1)]
-        while pit_count(db) < expected:
+        first: tuple[float, int] | None = None  # when the first records were seen at the pit, and how many
+        while (count := pit_count(db)) < expected:
+            if first is None and count:
+                first = (time.monotonic(), count)
             time.sleep(0.05)
             if time.monotonic() - started > 1800:
                 raise SystemExit("gave up after 30 min")
         elapsed = time.monotonic() - started
+        sustained = (expected - first[1]) / (time.monotonic() - first[0]) if first else float("nan")
         rss = peak_rss_mib(pit.child.pid)
         feed_rss = max(peak_rss_mib(f.child.pid) for f in feeds)
+        cpu = {"feeds": sum(cpu_s(f.child.pid) for f in feeds), "pit": cpu_s(pit.child.pid),
+               "broker": cpu_s(broker.child.pid)}
         for feed in feeds:
             feed.child.stop()
         pit.child.stop()
         total = expected
     print(f"feeds={len(journals)} records={total} tls={tls} elapsed={elapsed:.2f}s "
-          f"throughput={total / elapsed:,.0f} records/s (feed start -> all in the pit's database)")
+          f"throughput={total / elapsed:,.0f} records/s (feed start -> all in the pit's database); "
+          f"{sustained:,.0f} records/s from the first records at the pit (the feeds' start-up left out)")
     print(f"pit peak RSS {rss:.1f} MiB; largest feed peak RSS {feed_rss:.1f} MiB")
+    print("CPU s per 1,000 records: " + ", ".join(f"{name} {seconds * 1000 / total:.3f}" for name, seconds in cpu.items())
+          + f" (the machine's load average at the end: {os.getloadavg()[0]:.1f})")
 
 
 def pace(work: Path, records: int, every_ms: float, tls: bool) -> None:

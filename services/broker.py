@@ -31,6 +31,7 @@ KEEPALIVE_S = 30
 RETRY_MIN_S, RETRY_MAX_S = 0.25, 10.0
 SESSION_EXPIRY_S = 7 * 24 * 3600  # the broker keeps a session (and its queue) this long while away
 LOOP_TIMEOUT_S = 0.05
+MQTT_MAX_PACKET_BYTES = 268_435_455  # the protocol's largest packet, unless the broker says less
 
 
 class BrokerError(ValueError):
@@ -129,7 +130,7 @@ class BrokerLink:
     def __init__(self, settings: BrokerSettings, *, info: LogFn, warn: LogFn,
                  on_up: Callable[[bool], None] | None = None, on_down: Callable[[str], None] | None = None,
                  will: tuple[str, bytes] | None = None, subscriptions: Sequence[str] = (),
-                 manual_ack: bool = False, max_inflight: int = 1000) -> None:
+                 manual_ack: bool = False, max_inflight: int = 1000, receive_maximum: int = 65535) -> None:
         self.settings = settings
         self.tls, self.host, self.port = settings.check()
         self.info, self.warn = info, warn
@@ -140,7 +141,9 @@ class BrokerLink:
         self._refusal: str | None = None  # the broker's CONNACK said no
         self._closed: str | None = None  # the broker's DISCONNECT gave this reason
         self._paho_error: str | None = None  # what paho logged when the socket failed (a TLS alert)
+        self.receive_maximum = receive_maximum  # QoS 1 messages the broker may send us unacknowledged
         self.generation = 0  # connections made so far: a message id means something only within one
+        self.max_packet_bytes = MQTT_MAX_PACKET_BYTES  # the broker's Maximum Packet Size (its CONNACK), if smaller
         self._thread: threading.Thread | None = None
         self.client = self._client(will, manual_ack, max_inflight)
 
@@ -199,7 +202,7 @@ class BrokerLink:
     def _connect(self, first: bool) -> str | None:
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_EXPIRY_S
-        properties.ReceiveMaximum = 65535
+        properties.ReceiveMaximum = self.receive_maximum
         try:
             if first:
                 self.client.connect(self.host, self.port, KEEPALIVE_S, clean_start=False, properties=properties)
@@ -225,6 +228,7 @@ class BrokerLink:
         if not succeeded(reason):
             self._refusal = connect_failure_words(reason)
             return
+        self.max_packet_bytes = getattr(properties, "MaximumPacketSize", None) or MQTT_MAX_PACKET_BYTES
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
         self.generation += 1

@@ -11,6 +11,12 @@ the link state is reported.
     for item in follower.items(stop):        # a threading.Event ends it
         if isinstance(item, Record): ...     # the next record, seq = cursor + 1
         elif isinstance(item, Link): ...     # daemon online/offline, journal readable or not
+    for item in follower.batches(stop):      # the same, records in lists of at most `batch`
+        if isinstance(item, list): ...       # the next records in order (a backlog: several)
+
+Memory stays the same however long the backlog: the journal is read `batch` records at a
+time, and the next batch only when the caller asks for it (a generator), so a caller that
+hands batches on through a bounded queue holds at most that queue's worth.
 
 The follower keeps the last record's hash: if the record at that sequence number later
 reads differently (the journal was replaced or rewritten), `Link.journal_error` says so and
@@ -28,7 +34,7 @@ from controller.control import ControlClient, ControlError
 from controller.journal import JournalError, Record, iter_records, open_readonly
 
 POLL_S = 1.0  # journal polled this often while the daemon's socket is not there
-BATCH = 500  # records read per query while catching up
+BATCH = 500  # records read (and delivered) at a time while catching up
 
 
 @dataclass(frozen=True)
@@ -41,12 +47,15 @@ class Link:
 
 class JournalFollower:
     def __init__(self, journal_path: str, socket_path: str, *, since: int = 0, since_hash: str | None = None,
-                 poll_s: float = POLL_S) -> None:
+                 poll_s: float = POLL_S, batch: int = BATCH) -> None:
+        if batch < 1:
+            raise ValueError(f"batch {batch}: at least one record at a time")
         self.journal_path = journal_path
         self.socket_path = socket_path
         self.cursor = since  # the last record delivered
         self.cursor_hash = since_hash  # its hash, when known
         self.poll_s = poll_s
+        self.batch = batch
         self._client: ControlClient | None = None
         self._link: Link | None = None
         self._conn: sqlite3.Connection | None = None
@@ -54,8 +63,8 @@ class JournalFollower:
 
     # ------------------------------------------------------------------ reading
     def read_new(self) -> tuple[list[Record], str | None]:
-        """Every record after the cursor (advancing it), and the journal's problem if any."""
-        found: list[Record] = []
+        """The next records after the cursor, at most `batch` (advancing the cursor), and the
+        journal's problem if any. Fewer than `batch`: the journal has no more for now."""
         try:
             conn = self._open()
             if self.cursor and self.cursor_hash is not None:
@@ -64,19 +73,16 @@ class JournalFollower:
                     self._close()
                     return [], (f"{self.journal_path}: record {self.cursor} is no longer the one already read "
                                 f"(the journal was replaced or rewritten)")
-            while True:
-                batch = list(iter_records(conn, self.cursor, self.cursor + BATCH))
-                found += batch
-                if batch:
-                    self.cursor, self.cursor_hash = batch[-1].seq, batch[-1].hash
-                if len(batch) < BATCH:
-                    return found, None
+            found = list(iter_records(conn, self.cursor, self.cursor + self.batch))
         except JournalError as error:
             self._close()
-            return found, str(error)
+            return [], str(error)
         except sqlite3.Error as error:  # a damaged file, found mid-read
             self._close()
-            return found, f"{self.journal_path}: cannot read the journal: {error}"
+            return [], f"{self.journal_path}: cannot read the journal: {error}"
+        if found:
+            self.cursor, self.cursor_hash = found[-1].seq, found[-1].hash
+        return found, None
 
     def _open(self) -> sqlite3.Connection:
         """The read-only connection, opened again when the file was replaced (a new inode)."""
@@ -99,11 +105,24 @@ class JournalFollower:
     def items(self, stop: threading.Event) -> Iterator[Record | Link]:
         """Records as they are committed, and a Link whenever the link state changes, until
         `stop` is set. Starts with a Link, then every record after the cursor."""
+        for item in self.batches(stop):
+            if isinstance(item, Link):
+                yield item
+            else:
+                yield from item
+
+    def batches(self, stop: threading.Event) -> Iterator[list[Record] | Link]:
+        """As `items`, the records in lists of one to `batch` in order: what the journal held
+        when read. A full batch is followed at once by the next read (a backlog); otherwise
+        the follower waits for the daemon's next event (or polls)."""
         while not stop.is_set():
             online = self._connect()
             records, problem = self.read_new()
             yield from self._link_if_changed(Link(online, problem))
-            yield from records
+            if records:
+                yield records
+            if len(records) == self.batch:
+                continue  # more is waiting: read on without waiting for an event
             if online:
                 if not self._wait_for_event():
                     self._disconnect()

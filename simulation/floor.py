@@ -4,6 +4,7 @@ beside a rig's daemon and a real Mosquitto (simulation.mosquitto), each stopped 
     feed = FeedProcess(directory, config_path)          # tablectl feed --config FILE
     pit = PitProcess(directory, broker.url, db, ca=..., cert=..., key=...)   # tablectl pit --json
     pit.lines()                                         # its JSON lines so far
+    publish(broker.port, [(topic, payload), ...])       # as another client of the broker
     wait_until(lambda: pit_export(db, "s1/t1") == journal_export(path), 60, "the pit has it all")
 """
 from __future__ import annotations
@@ -28,6 +29,23 @@ def wait_until(condition: Callable[[], object], timeout: float, what: str, poll:
             return
         time.sleep(poll)
     raise RigError(f"waited {timeout:g} s for {what}")
+
+
+def publish(port: int, items: list[tuple[str, bytes]], timeout: float = WAIT) -> None:
+    """Publish (topic, payload) pairs QoS 1 to the broker on 127.0.0.1:port, each acknowledged,
+    as another client of the floor's broker would (plain MQTT 5)."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv5)
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    try:
+        for topic, payload in items:
+            client.publish(topic, payload, qos=1).wait_for_publish(timeout)
+    finally:
+        client.loop_stop()
+        client.disconnect()
 
 
 def feed_section(broker_url: str, table: str, state: Path, *, site: str = "s1", pki=None, **more) -> dict:

@@ -201,6 +201,8 @@ class FeedConfig:
     prefix: str = key("tablectl", "the topics' prefix: PREFIX/SITE/TABLE/record ...", topic_prefix)
     insecure: bool = key(False, "allow mqtt:// (clear text, no certificates): a lab only")
     state: str = key("/var/lib/tablectl-feed/cursor.json", "the feed's cursor file (its own StateDirectory)")
+    records_per_message: int = key(100, "records sent together in one `record` message while catching up (1: one a message)",
+                                   between(1, 1000))
 
 
 @dataclass(frozen=True)

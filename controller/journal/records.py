@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 GENESIS = "0" * 64  # prev_hash of the first record
-_string = json.encoder.encode_basestring  # a str as json.dumps(ensure_ascii=False) writes it
+json_string = json.encoder.encode_basestring  # a str as json.dumps(ensure_ascii=False) writes it
 
 
 class JournalError(Exception):
@@ -48,8 +48,8 @@ def _chained_text(prev_hash, seq, at, mono_ns, kind, round_no, payload_text) -> 
     row being verified) goes through canonical_json itself. Same text either way."""
     if (type(seq) is int and type(mono_ns) is int and (round_no is None or type(round_no) is int)
             and type(prev_hash) is str and type(at) is str and type(kind) is str and type(payload_text) is str):
-        return (f"[{_string(prev_hash)},{seq},{_string(at)},{mono_ns},{_string(kind)},"
-                f"{'null' if round_no is None else round_no},{_string(payload_text)}]")
+        return (f"[{json_string(prev_hash)},{seq},{json_string(at)},{mono_ns},{json_string(kind)},"
+                f"{'null' if round_no is None else round_no},{json_string(payload_text)}]")
     return canonical_json([prev_hash, seq, at, mono_ns, kind, round_no, payload_text])
 
 

@@ -33,15 +33,22 @@ class VerifyReport:
                 f"({self.records} records checked; last good record {self.head_seq})")
 
 
-def link_problem(record: Record, prev_seq: int, prev_hash: str) -> str | None:
-    """What is wrong with `record` as the one after (prev_seq, prev_hash), or None."""
+EDITED = "its hash does not match its contents (the record was edited)"
+
+
+def link_problem(record: Record, prev_seq: int, prev_hash: str, *, contents_ok: bool | None = None) -> str | None:
+    """What is wrong with `record` as the one after (prev_seq, prev_hash), or None.
+    contents_ok: what the caller already found of the record's own hash and canonical payload
+    (the pit checks each record's hash as it arrives); None: both are checked here."""
     if record.seq != prev_seq + 1:
         gap = f"record {prev_seq + 1} is" if record.seq == prev_seq + 2 else f"records {prev_seq + 1}-{record.seq - 1} are"
         return f"{gap} missing (deleted?)"
     if record.prev_hash != prev_hash:
         return f"its prev_hash does not match the hash of record {prev_seq} (a record before it was replaced)"
+    if contents_ok is not None:
+        return None if contents_ok else EDITED
     if record.hash != record.expected_hash():
-        return "its hash does not match its contents (the record was edited)"
+        return EDITED
     try:
         payload = json.loads(record.payload_text)
     except ValueError as error:

@@ -4,9 +4,11 @@
                                     ▲                           │ PUBACK per message id
               cursor file ◀── AckWindow ◀───────────────────────┘
 
-One thread (the caller of `run`) reads records in order and publishes each record's messages;
-the broker's PUBACKs arrive on the network thread and move the window's cursor over every
-record all of whose messages are acknowledged. The cursor is written to its file at most
+A thread of the follower's reads the journal in batches of at most follow.BATCH records; the
+caller of `run` publishes them in order (what was waiting, several records to a `record`
+message; a record found alone, on its own) with their summaries. The broker's PUBACKs arrive
+on the network thread and move the window's cursor over every record all of whose messages
+are acknowledged. The cursor is written to its file at most
 every CURSOR_EVERY_S (and at the end), so it always lags what the broker holds: after a
 broker outage, a network cut, a crash of the feed or a reboot the feed resumes from it, and
 what it sends twice carries the same seq and hash for consumers to drop.
@@ -23,6 +25,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,7 +35,15 @@ from controller.config import Config
 from controller.journal import JournalError, Record, iter_records, open_readonly
 from services.broker import BrokerLink, BrokerSettings
 from services.feed.cursor import Cursor, load_cursor, save_cursor
-from services.feed.messages import REPLAY_MAX, Topics, encode, irregularity_message, record_message, round_message
+from services.feed.messages import (
+    REPLAY_MAX,
+    Topics,
+    encode,
+    irregularity_message,
+    record_message,
+    records_message,
+    round_message,
+)
 from services.feed.rounds import RoundTracker
 from services.feed.window import AckWindow, Message
 from services.follow import JournalFollower, Link
@@ -44,7 +55,11 @@ STATUS_EVERY_S = 5.0  # the status line is refreshed this often while anything c
 OUTAGE_LOG_EVERY_S = 60.0
 RETRY_REFUSED_S = 5.0  # a message the broker refused (PUBACK with an error) is sent again after this
 FOLLOW_POLL_S = 0.25
+FOLLOW_QUEUE = 2  # batches read ahead of the sender (each at most follow.BATCH records)
 REPLAY_CHUNK = 500  # records sent again per pass of the feed's loop
+MESSAGE_BYTES = 128 * 1024  # a `record` message holding several records stays under this
+RECORD_OVERHEAD = 400  # bytes of a record's message besides its payload (seq, times, hashes), at most
+PACKET_OVERHEAD = 1024  # bytes of an MQTT PUBLISH besides its payload (topic, properties), at most
 
 
 def utc_now() -> str:
@@ -75,6 +90,7 @@ class Feed:
         cursor = load_cursor(self.state_path)
         self.saved = cursor
         self.window = AckWindow(cursor, limit=window)
+        self.per_message = min(config.feed.records_per_message, window)
         self.follower = JournalFollower(config.journal.path, config.control.socket, since=cursor.seq,
                                         since_hash=cursor.hash, poll_s=follow_poll_s)
         self.rounds = RoundTracker(self._journal)
@@ -100,10 +116,11 @@ class Feed:
         log.info("feed_started", journal=self.config.journal.path, broker=self.link.settings.url,
                  topics=self.topics.topic("#"), cursor=self.window.acked.seq)
         self.link.start()
-        # The follower runs on a thread of its own and hands items over through a bounded
-        # queue: this thread wakes at least every 0.1 s for the cursor, status and replays,
-        # and a full window holds the follower back (it reads no further than it may send).
-        items: queue.Queue[Record | Link] = queue.Queue(maxsize=self.window.limit)
+        # The follower runs on a thread of its own and hands batches of records over through a
+        # queue of FOLLOW_QUEUE batches: this thread wakes at least every 0.1 s for the cursor,
+        # status and replays, and a full window holds the follower back (it reads no further
+        # than it may send), so the feed's memory stays the same however long the backlog.
+        items: queue.Queue[list[Record] | Link] = queue.Queue(maxsize=FOLLOW_QUEUE)
         follower = threading.Thread(target=self._follow, args=(items, stop), name="follow", daemon=True)
         follower.start()
         try:
@@ -123,7 +140,7 @@ class Feed:
             self.close()
 
     def _follow(self, items: queue.Queue, stop: threading.Event) -> None:
-        for item in self.follower.items(stop):
+        for item in self.follower.batches(stop):
             while not stop.is_set():
                 try:
                     items.put(item, timeout=0.25)
@@ -131,12 +148,45 @@ class Feed:
                 except queue.Full:
                     continue
 
-    def _send(self, record: Record, stop: threading.Event) -> None:
-        while not self.window.wait_for_room(0.25):
-            self._housekeeping()
-            if stop.is_set():
-                return
-        messages: list[Message] = [(self.topics.topic("record"), record_message(self.topics, record))]
+    def _send(self, records: list[Record], stop: threading.Event) -> None:
+        """Publish the records in order: several to a `record` message while a backlog waits
+        (up to records_per_message and MESSAGE_BYTES), one found alone on its own, and
+        the `round`/`irregularity` summaries of results, voids and irregularities."""
+        for chunk in self._chunks(records):
+            while not self.window.wait_for_room(0.25, len(chunk)):
+                self._housekeeping()
+                if stop.is_set():
+                    return
+            messages: list[Message] = [(self.topics.topic("record"), self._records_payload(chunk))]
+            for record in chunk:
+                messages += self._summaries(record)
+            self.head = max(self.head, chunk[-1].seq)
+            self.window.register(chunk[-1].seq, chunk[-1].hash, [(self.link.publish(t, p).mid, (t, p)) for t, p in messages],
+                                 records=len(chunk))
+
+    def _records_payload(self, chunk: list[Record]) -> bytes:
+        """A `record` message: one record in the single form, several in the batch form."""
+        return record_message(self.topics, chunk[0]) if len(chunk) == 1 else records_message(self.topics, chunk)
+
+    def _chunks(self, records: list[Record]) -> Iterator[list[Record]]:
+        """The records in runs that fit one message: at most records_per_message, and at most
+        the bytes the broker takes (MESSAGE_BYTES, or less if it said so when we connected)."""
+        most = min(MESSAGE_BYTES, self.link.max_packet_bytes - PACKET_OVERHEAD)
+        chunk: list[Record] = []
+        size = 0
+        for record in records:
+            length = len(record.payload_text) + RECORD_OVERHEAD
+            if chunk and (len(chunk) == self.per_message or size + length > most):
+                yield chunk
+                chunk, size = [], 0
+            chunk.append(record)
+            size += length
+        if chunk:
+            yield chunk
+
+    def _summaries(self, record: Record) -> list[Message]:
+        """The `round` and `irregularity` messages of a record, if it has any."""
+        messages: list[Message] = []
         view = self.rounds.apply(record)
         if view is not None and record.kind in ("result", "void"):
             messages.append((self.topics.topic("round"),
@@ -146,8 +196,7 @@ class Feed:
             messages.append((self.topics.topic("irregularity"), irregularity_message(self.topics, record)))
         if record.kind in ("round_opened", "bets_closed", "settled", "irregularity", "round_resumed"):
             self._status_due = True
-        self.head = max(self.head, record.seq)
-        self.window.register(record.seq, record.hash, [(self.link.publish(t, p).mid, (t, p)) for t, p in messages])
+        return messages
 
     def _daemon_link(self, link: Link) -> None:
         self.daemon = link
@@ -275,7 +324,7 @@ class Feed:
                 return
             topic = self.topics.topic("record")
             sent = [(self.link.publish(topic, payload).mid, (topic, payload))
-                    for payload in (record_message(self.topics, r) for r in records)]
+                    for payload in (self._records_payload(chunk) for chunk in self._chunks(records))]
             self.window.register(None, "", sent)
             log.info("replayed", first=first, last=upto, records=len(records))
             if upto < last:

@@ -2,7 +2,7 @@
 
 Topics (PREFIX may have several levels; SITE and TABLE are one level each):
 
-    PREFIX/SITE/TABLE/record        every journal record (QoS 1)
+    PREFIX/SITE/TABLE/record        every journal record (QoS 1): one, or a backlog's in order
     PREFIX/SITE/TABLE/round         a summary per result or void (QoS 1)
     PREFIX/SITE/TABLE/irregularity  each irregularity, its clause and consequence (QoS 1)
     PREFIX/SITE/TABLE/status        the table's state line (QoS 1, retained; last will: offline)
@@ -11,16 +11,23 @@ Topics (PREFIX may have several levels; SITE and TABLE are one level each):
 Every payload is a UTF-8 JSON object carrying `site`, `table`, and (all but status and
 replay) the journal record's `seq` and `hash`: a consumer keeps the first message per
 (table, seq) and drops the redeliveries QoS 1 allows. docs/floor.md shows each with an example.
+
+A `record` message holds one record (`{"site", "table", "seq", ... "hash"}`), or, when the
+feed found several waiting (catching up), several in order: `{"site", "table", "records":
+[{"seq", ... "hash"}, ...]}`, each exactly as `tablectl journal export` writes it.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from controller.config.schema import topic_level
 from controller.journal import Record, RoundView
+from controller.journal.records import json_string
 
 LEAVES = ("record", "round", "irregularity", "status", "replay")
 REPLAY_MAX = 5000  # records sent again per replay request; ask again for the rest
@@ -54,7 +61,32 @@ def record_message(topics: Topics, record: Record) -> bytes:
     """The record as `tablectl journal export` writes it, plus site and table. Its hash is
     recomputed from `prev_hash, seq, at, mono_ns, kind, round` and the canonical JSON text
     of `payload` (docs/journal.md)."""
-    return encode({"site": topics.site, "table": topics.table, **record.to_json()})
+    return f"{_envelope(topics)},{_record_fields(record)}}}".encode()
+
+
+def records_message(topics: Topics, records: Sequence[Record]) -> bytes:
+    """Several records in order, in one message: `{"site", "table", "records": [...]}`, each
+    as `tablectl journal export` writes it."""
+    return f"{_envelope(topics)},\"records\":[{','.join('{' + _record_fields(r) + '}' for r in records)}]}}".encode()
+
+
+def _envelope(topics: Topics) -> str:
+    return f'{{"site":{json_string(topics.site)},"table":{json_string(topics.table)}'
+
+
+def _record_fields(record: Record) -> str:
+    """The fields of `record.to_json()` as JSON text (no braces), the payload's stored text
+    spliced in, not parsed and written again: it is the canonical JSON of an object, or
+    `Record.payload` refuses it (DamagedRecord, naming the record), as `to_json` would."""
+    try:
+        is_object = type(orjson.loads(record.payload_text)) is dict  # the quick look
+    except orjson.JSONDecodeError:
+        is_object = False
+    if not is_object:
+        record.payload  # noqa: B018 -- json decides: DamagedRecord unless it reads an object
+    return (f'"seq":{record.seq},"at":{json_string(record.at)},"mono_ns":{record.mono_ns},'
+            f'"kind":{json_string(record.kind)},"round":{"null" if record.round is None else record.round},'
+            f'"payload":{record.payload_text},"prev_hash":{json_string(record.prev_hash)},"hash":{json_string(record.hash)}')
 
 
 def irregularity_message(topics: Topics, record: Record) -> bytes:

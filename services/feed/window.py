@@ -1,6 +1,8 @@
 """The feed's window of records in flight: which MQTT message ids each record still waits
 for, and the cursor that moves over a record only once the broker acknowledged (PUBACK)
-every message of it and of every record before it.
+every message of it and of every record before it. Records sent together in one message
+(a backlog) are one entry, named by the last of them: the cursor moves over all of them at
+once, when that message and their summaries are acknowledged.
 
 PUBACKs arrive on the network thread, publishes are made on the feed's thread. No lock of
 ours is held while calling paho (paho holds its own while calling back into us), so a PUBACK
@@ -22,8 +24,9 @@ Message = tuple[str, bytes]  # topic, payload
 
 @dataclass
 class _InFlight:
-    seq: int
+    seq: int  # the last record of the entry
     hash: str
+    records: int = 1  # records in the entry (seq - records + 1 .. seq)
     waiting: dict[int, Message] = field(default_factory=dict)  # mid -> the message it carries
 
 
@@ -32,17 +35,22 @@ class AckWindow:
         self.acked = cursor  # every message of every record up to here is acknowledged
         self.limit = limit  # records in flight at most
         self.changed = threading.Condition()
-        self._records: OrderedDict[int, _InFlight] = OrderedDict()
+        self._records: OrderedDict[int, _InFlight] = OrderedDict()  # last seq of an entry -> the entry
+        self._count = 0  # records in flight
         self._owner: dict[int, int | None] = {}  # mid -> seq (None: a message outside the cursor)
         self._early: dict[int, Any] = {}  # mid -> reason code, acknowledged before it was registered
         self.refused: list[tuple[int, int, Message, str]] = []  # (seq, mid, message, reason): to send again
 
     # ------------------------------------------------------------------ the feed's thread
-    def register(self, seq: int | None, record_hash: str, sent: list[tuple[int, Message]]) -> None:
-        """Messages just published for record `seq` (None: a status or replay message)."""
+    def register(self, seq: int | None, record_hash: str, sent: list[tuple[int, Message]], records: int = 1) -> None:
+        """Messages just published for the `records` records ending at `seq` (None: a status
+        or replay message)."""
         with self.changed:
             if seq is not None:
-                flight = self._records.setdefault(seq, _InFlight(seq, record_hash))
+                flight = self._records.get(seq)
+                if flight is None:
+                    flight = self._records[seq] = _InFlight(seq, record_hash, records)
+                    self._count += records
                 flight.waiting.update(sent)
             for mid, _ in sent:
                 self._owner[mid] = seq
@@ -51,11 +59,12 @@ class AckWindow:
                     self._acknowledged(mid, self._early.pop(mid))
             self._advance()
 
-    def wait_for_room(self, timeout: float) -> bool:
-        """True when another record may be sent; False after `timeout` without room."""
+    def wait_for_room(self, timeout: float, records: int = 1) -> bool:
+        """True when `records` more may be sent (or nothing is in flight); False after `timeout`
+        without room."""
         deadline = time.monotonic() + timeout
         with self.changed:
-            while len(self._records) >= self.limit:
+            while self._count and self._count + records > self.limit:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -63,8 +72,9 @@ class AckWindow:
             return True
 
     def in_flight(self) -> int:
+        """Records sent and not yet acknowledged."""
         with self.changed:
-            return len(self._records)
+            return self._count
 
     def take_refused(self) -> list[tuple[int, int, Message, str]]:
         with self.changed:
@@ -89,7 +99,7 @@ class AckWindow:
             return
         message = flight.waiting.pop(mid, None)
         if message is not None and not succeeded(reason):
-            self.refused.append((seq, mid, message, str(reason)))  # the record stays in flight: sent again later
+            self.refused.append((flight.seq, mid, message, str(reason)))  # the record stays in flight: sent again later
             flight.waiting[-mid] = message  # a placeholder until it is published again
 
     def replace(self, seq: int, old_mid: int, new: tuple[int, Message]) -> None:
@@ -106,4 +116,5 @@ class AckWindow:
             if first.waiting:
                 return
             self._records.popitem(last=False)
+            self._count -= first.records
             self.acked = Cursor(first.seq, first.hash)

@@ -5,8 +5,9 @@ floor live (docs/floor.md).
     pit.run(stop)
     PitStore("pit.sqlite").records("site/table-7")        # what `tablectl pit recall/export` read
 """
+from services.pit.decode import NotOurs, record_from_message
 from services.pit.floor import TableView
 from services.pit.pit import Pit
-from services.pit.store import Alarm, NotOurs, PitStore, record_from_message
+from services.pit.store import Alarm, PitStore
 
 __all__ = ["Alarm", "NotOurs", "Pit", "PitStore", "TableView", "record_from_message"]

@@ -2,10 +2,13 @@
 in sequence order (as they join its verified chain) and from its feed's status line."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.journal import Record
+
+PAYLOAD_READ = frozenset(("round_opened", "result", "void", "shoe", "irregularity", "daemon_started"))
 
 
 @dataclass
@@ -28,8 +31,11 @@ class TableView:
     alarms: int = 0  # open alarms
     table_seq: int = 0  # the table's last journal record, as its feed last reported
 
-    def apply(self, record: Record) -> None:
-        kind, p = record.kind, record.payload
+    def apply(self, record: Record, payload: Mapping[str, Any] | None = None) -> None:
+        """Fold the next record in; `payload`: its payload already read, if the caller has it."""
+        kind = record.kind
+        # most records (cards, devices) change nothing here but the count: no payload read for them
+        p: Mapping[str, Any] = {} if kind not in PAYLOAD_READ else record.payload if payload is None else payload
         if kind == "round_opened":
             self.round, self.round_state, self.game = record.round, "betting", p.get("game") or self.game
             self.shoe = p.get("shoe", self.shoe)
@@ -76,7 +82,7 @@ class TableView:
         return asdict(self)
 
 
-def _result_text(p: dict[str, Any]) -> str:
+def _result_text(p: Mapping[str, Any]) -> str:
     if p.get("winner"):
         return str(p["winner"])
     spots = p.get("spots") or {}

@@ -13,7 +13,6 @@ asked for again on the table's `replay` topic.
 """
 from __future__ import annotations
 
-import json
 import queue
 import threading
 import time
@@ -23,13 +22,15 @@ from typing import Any
 import structlog
 
 from services.broker import BrokerLink, BrokerSettings
-from services.feed.messages import encode, split_topic
+from services.feed.messages import REPLAY_MAX, encode, split_topic
+from services.pit.decode import Arrival, NotOurs, parse, records_of
 from services.pit.floor import TableView
-from services.pit.store import Alarm, NotOurs, PitStore, record_from_message, utc_now
+from services.pit.store import Alarm, PitStore, utc_now
 
 log = structlog.get_logger("pit")
 
-BATCH_MAX = 5000  # messages committed (and acknowledged) together at most
+INBOX_MESSAGES = 200  # messages received and not yet stored at most (the pit's memory); also our MQTT Receive Maximum
+BATCH_RECORDS = 5000  # records committed (and their messages acknowledged) together, about
 REPLAY_AFTER_S = 2.0  # records missing this long are asked for again
 REPLAY_EVERY_S = 5.0  # and again this often while they stay missing
 Emit = Callable[[dict], None]
@@ -41,15 +42,32 @@ class Pit:
         self.store = PitStore(db_path)
         self.emit = emit or (lambda line: None)
         self.views: dict[str, TableView] = {}
-        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.inbox: queue.Queue[Any] = queue.Queue(maxsize=INBOX_MESSAGES)
         self.link = BrokerLink(settings, info=log.info, warn=log.warning, on_up=self._up,
-                               subscriptions=[f"{prefix}/+/+/record", f"{prefix}/+/+/status"], manual_ack=True)
-        self.link.client.on_message = lambda client, userdata, message: self.inbox.put((self.link.generation, message))
+                               subscriptions=[f"{prefix}/+/+/record", f"{prefix}/+/+/status"], manual_ack=True,
+                               receive_maximum=INBOX_MESSAGES)
+        self.link.client.on_message = self._arrived
         self.changed: set[str] = set()
         self.ignored = 0
         self._emitted: dict[str, dict] = {}
-        self._missing: dict[str, tuple[tuple[int, int], float, float]] = {}  # table -> (range, first seen, last asked)
+        # table -> (the range missing, first seen, last asked, the end of that request when the feed's
+        # limit (REPLAY_MAX) cut it short, else 0)
+        self._missing: dict[str, tuple[tuple[int, int], float, float, int]] = {}
         self._rebuild_views()
+
+    def _arrived(self, client: Any, userdata: Any, message: Any) -> None:
+        """On the network thread: into the inbox, waiting while it is full. The broker should
+        send no more than our Receive Maximum unacknowledged, but not every one keeps to it
+        (Mosquitto 2.0.11 sends more after each acknowledgement): waiting here holds the rest
+        back in the broker's queue (TCP's flow control) and keeps the pit's memory bounded."""
+        item = (self.link.generation, message)
+        while not self.link.stop_event.is_set():
+            try:
+                self.inbox.put(item, timeout=0.25)
+                return
+            except queue.Full:
+                continue
+        # stopping: not acknowledged, so the broker sends it again to the next session
 
     def _up(self, session_present: bool) -> None:
         log.info("broker_connected", broker=self.link.settings.url, session_present=session_present,
@@ -68,19 +86,20 @@ class Pit:
             self.close()
 
     def step(self, timeout: float) -> int:
-        """Take what arrived (waiting up to `timeout`), commit it, acknowledge it; returns how many."""
+        """Take what arrived (waiting up to `timeout`), commit it, acknowledge it; returns how
+        many messages."""
         try:
             batch = [self.inbox.get(timeout=timeout)]
         except queue.Empty:
             self._ask_for_missing()
             return 0
-        while len(batch) < BATCH_MAX:
+        records = self._handle(batch[0][1])
+        while records < BATCH_RECORDS:
             try:
                 batch.append(self.inbox.get_nowait())
             except queue.Empty:
                 break
-        for _, message in batch:
-            self._handle(message)
+            records += self._handle(batch[-1][1])
         self.store.commit()
         for generation, message in batch:
             # a message of an earlier connection is redelivered by the session: its id is stale
@@ -90,32 +109,40 @@ class Pit:
         self._ask_for_missing()
         return len(batch)
 
-    def _handle(self, message: Any) -> None:
+    def _handle(self, message: Any) -> int:
+        """Store and check what the message holds; how many records it held."""
         where = split_topic(message.topic, self.prefix)
         try:
             if where is None:
                 raise NotOurs("not a topic of ours (PREFIX/SITE/TABLE/record or status)")
-            try:
-                body = json.loads(message.payload)
-            except ValueError as error:
-                raise NotOurs(f"not JSON ({error})") from None
+            body = parse(message.payload)
             if not isinstance(body, dict) or body.get("site") != where[0] or body.get("table") != where[1]:
                 raise NotOurs("not a JSON object naming the site and table of its topic")
             table = f"{where[0]}/{where[1]}"
-            if where[2] == "record":
-                self._record(table, record_from_message(body))
-            else:
+            if where[2] != "record":
                 self._status(table, body)
+                return 0
+            arrivals = records_of(body, message.payload)
         except NotOurs as error:
-            self.ignored += 1
-            log.warning("message_ignored", topic=message.topic, reason=str(error),
-                        payload=bytes(message.payload[:120]).decode(errors="replace"), ignored=self.ignored)
+            self._ignored(message, str(error))
+            return 0
+        for arrival in arrivals:
+            if isinstance(arrival, NotOurs):
+                self._ignored(message, str(arrival))
+            else:
+                self._record(table, arrival)
+        return len(arrivals)
 
-    def _record(self, table: str, record: Any) -> None:
-        outcome = self.store.add(table, record)
+    def _ignored(self, message: Any, reason: str) -> None:
+        self.ignored += 1
+        log.warning("message_ignored", topic=message.topic, reason=reason,
+                    payload=bytes(message.payload[:120]).decode(errors="replace"), ignored=self.ignored)
+
+    def _record(self, table: str, arrival: Arrival) -> None:
+        outcome = self.store.add(table, arrival.record, arrival.hash_ok)
         view = self._view(table)
-        for joined in outcome.in_order:
-            view.apply(joined)
+        for joined in outcome.in_order:  # this record, and those stored earlier that now follow on
+            view.apply(joined, arrival.payload if joined is arrival.record else None)
         for alarm in outcome.raised:
             view.alarms += 1
             log.error("alarm", **alarm.to_json())
@@ -157,14 +184,17 @@ class Pit:
             if wanted is None:
                 self._missing.pop(table, None)
                 continue
-            seen, first_seen, asked = self._missing.get(table, (wanted, now, 0.0))
+            seen, first_seen, asked, asked_upto = self._missing.get(table, (wanted, now, 0.0, 0))
             if seen[0] != wanted[0]:
                 first_seen = now  # progress: wait again before asking
-            self._missing[table] = (wanted, first_seen, asked)
-            if now - first_seen >= REPLAY_AFTER_S and now - asked >= REPLAY_EVERY_S:
+            self._missing[table] = (wanted, first_seen, asked, asked_upto)
+            # a feed sends at most REPLAY_MAX a request: once those are here, the rest is asked for at once
+            answered = bool(asked_upto) and wanted[0] > asked_upto
+            if answered or (now - first_seen >= REPLAY_AFTER_S and now - asked >= REPLAY_EVERY_S):
                 site, name = table.split("/", 1)
                 self.link.publish(f"{self.prefix}/{site}/{name}/replay", encode({"from": wanted[0], "to": wanted[1]}))
-                self._missing[table] = (wanted, first_seen, now)
+                upto = wanted[0] + REPLAY_MAX - 1
+                self._missing[table] = (wanted, first_seen, now, upto if upto < wanted[1] else 0)
                 log.info("replay_asked", table=table, first=wanted[0], last=wanted[1])
 
     # ------------------------------------------------------------------ startup and end

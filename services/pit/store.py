@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from controller.journal import GENESIS, Record, canonical_json
-from controller.journal.verify import link_problem
+from controller.journal import GENESIS, Record
+from controller.journal.verify import EDITED, link_problem
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -41,29 +41,10 @@ CREATE TABLE IF NOT EXISTS tables (
     table_id TEXT PRIMARY KEY, status TEXT, status_at TEXT);
 """
 COLUMNS = "seq, at, mono_ns, kind, round, payload, prev_hash, hash"
-FIELDS = {"seq": int, "at": str, "mono_ns": int, "kind": str, "payload": dict, "prev_hash": str, "hash": str}
 
 
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-class NotOurs(ValueError):
-    """A message that is not a journal record as the feed sends it."""
-
-
-def record_from_message(message: Mapping[str, Any]) -> Record:
-    for name, kind in FIELDS.items():
-        value = message.get(name)
-        if type(value) is not kind:
-            raise NotOurs(f"field {name!r} is missing or not {kind.__name__}")
-    round_no = message.get("round")
-    if round_no is not None and type(round_no) is not int:
-        raise NotOurs("field 'round' is not an integer or null")
-    if message["seq"] < 1:
-        raise NotOurs("field 'seq' is not positive")
-    return Record(message["seq"], message["at"], message["mono_ns"], message["kind"], round_no,
-                  canonical_json(message["payload"]), message["prev_hash"], message["hash"])
 
 
 @dataclass(frozen=True)
@@ -133,14 +114,18 @@ class PitStore:
             self.chains.setdefault(table, Chain()).gaps[alarm_id] = (first, last)
 
     # ------------------------------------------------------------------ arriving records
-    def add(self, table: str, record: Record) -> Outcome:
+    def add(self, table: str, record: Record, hash_ok: bool | None = None) -> Outcome:
+        """Store and check a record (its payload_text canonical JSON, as record_from_message
+        makes it). hash_ok: whether its hash matches its contents, if the caller knows."""
         self._begin()
         chain = self.chains.setdefault(table, Chain())
         outcome = Outcome()
         if record.seq <= chain.through or record.seq in chain.pending:
             self._again(table, record, outcome)
             return outcome
-        self_problem = None if record.hash == record.expected_hash() else "its hash does not match its contents (the record was edited)"
+        if hash_ok is None:
+            hash_ok = record.hash == record.expected_hash()
+        self_problem = None if hash_ok else EDITED
         if record.seq > chain.highest + 1:
             first, last = chain.highest + 1, record.seq - 1
             alarm = self._raise(table, first, last, "gap", f"{_span(first, last)} missing (a later record, {record.seq}, arrived)")
@@ -154,13 +139,14 @@ class PitStore:
                 outcome.raised.append(self._raise(table, record.seq, record.seq, "bad_hash", f"record {record.seq}: {self_problem}"))
             chain.pending[record.seq] = record
             return outcome
-        self._insert(table, record, self._check(table, chain, record, outcome))
+        self._insert(table, record, self._check(table, chain, record, outcome, hash_ok))
         self._cascade(table, chain, outcome)
         return outcome
 
-    def _check(self, table: str, chain: Chain, record: Record, outcome: Outcome) -> str:
-        """Check `record` (seq = through + 1) against the chain; it becomes the chain's head."""
-        problem = link_problem(record, chain.through, chain.through_hash)
+    def _check(self, table: str, chain: Chain, record: Record, outcome: Outcome, hash_ok: bool) -> str:
+        """Check `record` (seq = through + 1, its own hash found `hash_ok`) against the chain;
+        it becomes the chain's head."""
+        problem = link_problem(record, chain.through, chain.through_hash, contents_ok=hash_ok)
         chain.through, chain.through_hash = record.seq, record.hash
         outcome.in_order.append(record)
         if problem is None:
@@ -171,10 +157,12 @@ class PitStore:
 
     def _cascade(self, table: str, chain: Chain, outcome: Outcome) -> None:
         """Records stored earlier that now follow on: check them in order."""
+        if not chain.pending and not chain.gaps:
+            return  # records arriving in order: nothing waits
         while chain.through + 1 in chain.pending:
             record = chain.pending.pop(chain.through + 1)
             checked = "bad_hash" if record.hash != record.expected_hash() else None
-            state = self._check(table, chain, record, outcome) if checked is None else self._anchor(chain, record, outcome)
+            state = self._check(table, chain, record, outcome, True) if checked is None else self._anchor(chain, record, outcome)
             self._set_checked(table, record.seq, state)
         for alarm_id, (_, last) in list(chain.gaps.items()):
             if last <= chain.through:
@@ -215,7 +203,11 @@ class PitStore:
             self._in_batch = True
 
     def commit(self) -> None:
+        """Write the batch's records, received_at = now (one time for the batch), and commit."""
         if self._in_batch:
+            now = utc_now()
+            for row in self._rows.values():
+                row[9] = now
             self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._rows.values())
             self._rows.clear()
             self.conn.execute("COMMIT")
@@ -223,7 +215,7 @@ class PitStore:
 
     def _insert(self, table: str, record: Record, checked: str) -> None:
         self._rows[(table, record.seq)] = [table, record.seq, record.at, record.mono_ns, record.kind, record.round,
-                                           record.payload_text, record.prev_hash, record.hash, utc_now(), checked]
+                                           record.payload_text, record.prev_hash, record.hash, None, checked]
 
     def _raise(self, table: str, seq: int, last: int, kind: str, detail: str, evidence: Any = None) -> Alarm:
         now = utc_now()

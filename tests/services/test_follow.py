@@ -135,3 +135,40 @@ def test_a_replaced_journal_is_reported_and_not_read(paths, following, tmp_path)
     link = f.next(Link)
     assert "record 2 is no longer the one already read" in link.journal_error
     assert f.items.empty() or not any(isinstance(i, Record) for i in list(f.items.queue))
+
+
+def test_a_backlog_comes_in_bounded_batches_read_only_as_the_caller_takes_them(paths):
+    """Constant memory however long the backlog: the journal is read `batch` records at a time,
+    the next batch only once the caller asks for it."""
+    journal_path, sock_path = paths
+    with Journal(journal_path) as journal:
+        journal.append_many([("note", {"n": n}, None, False) for n in range(25)])
+    follower = JournalFollower(journal_path, sock_path, poll_s=0.05, batch=10)
+    stop = threading.Event()
+    batches = follower.batches(stop)
+    assert next(batches) == Link(online=False)
+    first = next(batches)
+    assert [r.seq for r in first] == list(range(1, 11))
+    assert follower.cursor == 10  # nothing beyond the batch handed over was read
+    assert [r.seq for r in next(batches)] == list(range(11, 21))
+    assert follower.cursor == 20
+    assert [r.seq for r in next(batches)] == list(range(21, 26))
+    with Journal(journal_path) as journal:
+        journal.append("note", {"n": 25})
+    assert [r.seq for r in next(batches)] == [26]  # found by polling, alone
+    stop.set()
+    assert list(batches) == []
+
+
+def test_items_deliver_a_backlog_larger_than_a_batch_once_each_in_order(paths, following):
+    journal_path, _ = paths
+    with Journal(journal_path) as journal:
+        journal.append_many([("note", {"n": n}, None, False) for n in range(23)])
+    f = following(batch=5)
+    assert [r.seq for r in f.records(23)] == list(range(1, 24))
+    assert f.items.empty() or not any(isinstance(i, Record) for i in list(f.items.queue))
+
+
+def test_a_batch_of_no_record_is_refused(paths):
+    with pytest.raises(ValueError, match="at least one record"):
+        JournalFollower(*paths, batch=0)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from controller.config import ConfigError, config_from_dict
 from controller.journal import Journal
 from services.feed import Cursor, CursorError, Feed, FeedError, load_cursor, save_cursor
-from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, wait_until
+from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, publish, wait_until
 from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 from simulation.rig.config_file import toml_text
 
@@ -90,13 +88,7 @@ def test_a_replay_request_that_is_not_ours_is_logged_and_ignored(tmp_path, broke
     some_records(journal)
     feed = processes(FeedProcess(tmp_path, path))
     wait_until(lambda: load_cursor(tmp_path / "cursor.json").seq == 5, WAIT, "the feed to send the journal")
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv5)
-    client.connect("127.0.0.1", mq.port)
-    client.loop_start()
-    for payload in (b"not json", json.dumps({"from": 9, "to": 2}).encode()):
-        client.publish("tablectl/s1/t1/replay", payload, qos=1).wait_for_publish(WAIT)
-    client.loop_stop()
-    client.disconnect()
+    publish(mq.port, [("tablectl/s1/t1/replay", payload) for payload in (b"not json", json.dumps({"from": 9, "to": 2}).encode())])
     wait_until(lambda: len(feed.logged("replay_request_ignored")) == 2, WAIT, "both requests refused in the log")
     assert feed.child.running
 
@@ -110,6 +102,7 @@ def test_configurations_that_cannot_work_are_refused_with_the_key_named(tmp_path
         ({"prefix": "a/+/b"}, "feed.prefix: expected topic levels"),
         ({"insecure": "yes"}, "feed.insecure: expected true or false"),
         ({"brokr": "x"}, "feed.brokr: unknown key"),
+        ({"records_per_message": 0}, "feed.records_per_message: expected an integer from 1 to 1000"),
     ]
     for section, message in cases:
         with pytest.raises(ConfigError) as error:

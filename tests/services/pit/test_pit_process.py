@@ -4,30 +4,19 @@ and `pit alarms` answer from its database."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from controller.journal import Journal
 from services.pit import PitStore
-from simulation.floor import PitProcess, wait_until
+from simulation.floor import PitProcess, publish, wait_until
 from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 
 needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason)
 WAIT = 30
-
-
-def publish(port, items):
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv5)
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    for topic, payload in items:
-        client.publish(topic, payload, qos=1).wait_for_publish(WAIT)
-    client.loop_stop()
-    client.disconnect()
 
 
 def pit_cli(*args):
@@ -56,6 +45,36 @@ def test_foreign_and_broken_messages_are_logged_and_the_pit_keeps_going(tmp_path
     assert all("site and table of its topic" in r for r in reasons[2:])
     wait_until(lambda: db.exists() and pit_cli("export", "--table", "t1", "--db", str(db)).stdout.strip() ==
                json.dumps(record.to_json(), separators=(",", ":")), WAIT, "the good record stored")
+    assert pit.child.running
+
+
+@needs_mosquitto
+def test_records_one_a_message_and_several_a_message_are_stored_once_each(tmp_path, broker, processes):
+    """The `record` topic's two forms (docs/floor.md): one record, or several in order
+    (`records`); redeliveries dropped by seq, an item that is not a record named alone."""
+    mq = broker()
+    db = tmp_path / "pit.sqlite"
+    pit = processes(PitProcess(tmp_path, mq.url, db))
+    wait_until(lambda: any(line.get("event") == "broker_connected" for line in pit.log()), WAIT, "the pit to connect")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        records = [journal.append("note", {"n": n}) for n in range(8)]
+    exported = [r.to_json() for r in records]
+
+    def batch(*items):
+        return json.dumps({"site": "s1", "table": "t1", "records": list(items)}).encode()
+
+    publish(mq.port, [
+        ("tablectl/s1/t1/record", json.dumps({"site": "s1", "table": "t1", **exported[0]}).encode()),
+        ("tablectl/s1/t1/record", batch(*exported[1:4])),
+        ("tablectl/s1/t1/record", batch(*exported[2:5], {"seq": 6})),  # 3 and 4 again, 5, then not a record
+        ("tablectl/s1/t1/record", batch(*exported[5:8])),
+    ])
+    wait_until(lambda: pit_cli("export", "--table", "t1", "--db", str(db)).stdout.splitlines() ==
+               [json.dumps(r, separators=(",", ":")) for r in exported], WAIT, "all eight stored in order")
+    ignored = [x["reason"] for x in pit.log() if x.get("event") == "message_ignored"]
+    assert ignored == ["records[3]: field 'at' is missing or not str"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM alarms").fetchone() == (0,)
     assert pit.child.running
 
 

@@ -8,8 +8,7 @@ import dataclasses
 import pytest
 
 from controller.journal import Journal, Record, record_hash
-from services.pit import PitStore, record_from_message
-from services.pit.store import NotOurs
+from services.pit import NotOurs, PitStore, record_from_message
 
 
 @pytest.fixture
