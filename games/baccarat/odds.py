@@ -7,7 +7,7 @@ included) plus "lose", so each bet's counts sum to the total.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from games.analysis import BetOdds, OddsReport, bet_odds
@@ -44,7 +44,7 @@ def main_bet_odds(game: BaccaratGame, odds_key: str, wager_key: str, decks: int)
 
 
 def pair_bet_odds(game: BaccaratGame, odds_key: str, wager_key: str, judge: PairJudge, decks: int,
-                  notes=()) -> BetOdds:
+                  notes: Iterable[str] = ()) -> BetOdds:
     """A wager on one hand's first two cards: every ordered pair of cards of the shoe,
     times the ways to fill the round's other four positions."""
     cards = game.deck_kind.cards

@@ -18,22 +18,26 @@ checked against brute force on reduced decks (tests/games/paigow/test_paigow_bon
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from itertools import combinations
 from math import comb, prod
 from types import MappingProxyType
+from typing import TypeVar
 
-from games.paigow.bonus import rank_bits, rank_flags, suit_flags
+from games.paigow.bonus import rank_flags, suit_flags
+from games.paigow.hands import rank_bits
 
 FULL_RANKS = tuple(range(2, 15))
 KING, QUEEN = 13, 12
+Outcome = TypeVar("Outcome")
 
 
-def _multisets(values: tuple[int, ...], size: int, cap: int):
+def _multisets(values: tuple[int, ...], size: int, cap: int) -> Iterator[dict[int, int]]:
     """Every {value: count} with counts <= cap summing to size (zero counts left out)."""
     counts: dict[int, int] = {}
 
-    def walk(index: int, left: int):
+    def walk(index: int, left: int) -> Iterator[dict[int, int]]:
         if left == 0:
             yield dict(counts)
             return
@@ -62,12 +66,12 @@ def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
 
 @lru_cache(maxsize=8)
 def count_flags(ranks: tuple[int, ...] = FULL_RANKS, suits: int = 4, joker: bool = True,
-                hand_size: int = 7) -> MappingProxyType:
+                hand_size: int = 7) -> MappingProxyType[int, int]:
     """flags -> number of `hand_size`-card hands from the deck `ranks` x `suits` (+ joker).
     Cached (it is pure); the mapping is read-only."""
     if suits < 2:
         raise ValueError("the flush split needs at least two suits")
-    totals: Counter = Counter()
+    totals: Counter[int] = Counter()
     for wild in (False, True) if joker else (False,):
         naturals = hand_size - wild
         # 1. every hand by its ranks alone
@@ -98,9 +102,9 @@ def count_flags(ranks: tuple[int, ...] = FULL_RANKS, suits: int = 4, joker: bool
     return MappingProxyType({flags: n for flags, n in totals.items() if n})
 
 
-def tally(counts: dict[int, int], classify) -> Counter:
+def tally(counts: Mapping[int, int], classify: Callable[[int], Outcome]) -> Counter[Outcome]:
     """Fold flag counts into outcome counts with `classify(flags) -> outcome`."""
-    out: Counter = Counter()
+    out: Counter[Outcome] = Counter()
     for flags, n in counts.items():
         out[classify(flags)] += n
     return out

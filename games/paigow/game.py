@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from games.analysis import OddsReport, bet_odds
-from games.cards import CardError, DeckKind, parse_card
+from games.cards import Card, CardError, DeckKind, parse_card
 from games.paigow.bonus import FORTUNE_TABLE, fortune_outcome_of
 from games.paigow.bonus_count import count_flags, tally
 from games.paigow.rules import DUPLICATE_CARD, IRREGULARITIES, WAGERS
@@ -81,7 +81,7 @@ class PaiGowGame(Game):
         cards = state.hand(f"spot{spot}")
         return (HOUSE,) + tuple(f"{a}+{b}" for a, b in combinations(cards, 2))
 
-    def with_card(self, state: RoundState, card) -> RoundState:
+    def with_card(self, state: RoundState, card: Card) -> RoundState:
         if not self.deck_kind.contains(card):
             raise Irregular(self.rule(K.FOREIGN_CARD), f"{card} is not a card of the pai gow deck (52 + joker)")
         if card in state.cards:
