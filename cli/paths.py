@@ -63,10 +63,12 @@ def socket_path(args: argparse.Namespace) -> str:
 def run_reporting(name: str, body, argv, errors: tuple[type[Exception], ...] = ()) -> int:
     """`run_command` (usage errors: exit 2), and a bad config or any of `errors` (no journal,
     no daemon) printed as `tablectl NAME: ...` with exit 1."""
+    reported: tuple[type[Exception], ...] = (ConfigError, NotThere, *errors)
+
     def reporting(argv) -> int:
         try:
             return body(argv)
-        except (ConfigError, NotThere, *errors) as error:
+        except reported as error:
             print(f"tablectl {name}: {error}", file=sys.stderr)
             return 1
 

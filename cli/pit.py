@@ -18,6 +18,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from cli.common import Parser, UsageError, print_json
 from cli.paths import run_reporting
@@ -107,14 +109,13 @@ def _recall(store: PitStore, table: str, last: int, as_json: bool) -> int:
 def _answer(action: str, argv: list[str]) -> int:
     args = _answer_parser(action).parse_args(argv)
     store = _store(args.db)
-    table = _table(store, args.table) if args.table else None
-    if action == "recall":
-        return _recall(store, table, args.last, args.json)
+    if action == "recall":  # --table is required for recall and export
+        return _recall(store, _table(store, args.table), args.last, args.json)
     if action == "export":
-        for record in store.records(table):
+        for record in store.records(_table(store, args.table)):
             sys.stdout.write(json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
         return 0
-    alarms = store.alarms(table, open_only=args.open)
+    alarms = store.alarms(_table(store, args.table) if args.table else None, open_only=args.open)
     for alarm in alarms:
         if args.json:
             print_json(alarm.to_json())
@@ -132,14 +133,15 @@ def _live(argv: list[str]) -> int:
     live = not args.json and sys.stdout.isatty()
     log_stream = open(args.log or f"{args.db}.log", "a", encoding="utf-8") if live else sys.stderr
     configure_logging("json", "info", stream=log_stream)
-    if args.json:
-        emit = print_json
-    elif live:
-        emit = None
-    else:
-        def emit(line: dict) -> None:
-            print(time.strftime("%H:%M:%S"), change_text(line), flush=True)
-    pit = Pit(settings, args.prefix, args.db, emit=(lambda line: (emit(line), sys.stdout.flush())) if emit else None)
+    emit: Callable[[dict], None] | None = None  # live: the screen is redrawn instead
+    if not live:
+        show = print_json if args.json else _print_change
+
+        def emit_line(line: dict) -> None:
+            show(line)
+            sys.stdout.flush()
+        emit = emit_line
+    pit = Pit(settings, args.prefix, args.db, emit=emit)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
@@ -147,8 +149,12 @@ def _live(argv: list[str]) -> int:
     return 0
 
 
+def _print_change(line: dict) -> None:
+    print(time.strftime("%H:%M:%S"), change_text(line), flush=True)
+
+
 def _redrawing(pit: Pit, args):
-    state = {"at": 0.0, "shown": ""}
+    state: dict[str, Any] = {"at": 0.0, "shown": ""}
 
     def redraw() -> None:
         now = time.monotonic()

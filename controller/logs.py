@@ -117,7 +117,7 @@ def configure_logging(format: str = "json", level: str = "info", stream: TextIO 
     global _output
     stream = sys.stdout if stream is None else stream
     _output = output = LogOutput(stream)
-    shared = [
+    shared: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.stdlib.add_logger_name,
@@ -136,16 +136,20 @@ def configure_logging(format: str = "json", level: str = "info", stream: TextIO 
     _route_stdlib(shared, renderer, level, output)
 
 
-class _NamedPrintLoggerFactory:
-    """PrintLogger that keeps the name given to get_logger(name), for add_logger_name."""
+class _NamedPrintLogger(structlog.PrintLogger):
+    """A PrintLogger that keeps the name given to get_logger(name), for add_logger_name."""
 
+    def __init__(self, stream: LogOutput, name: str):
+        super().__init__(stream)  # type: ignore[arg-type]  # PrintLogger only writes and flushes its file
+        self.name = name
+
+
+class _NamedPrintLoggerFactory:
     def __init__(self, stream: LogOutput):
         self._stream = stream
 
-    def __call__(self, *args):
-        logger = structlog.PrintLogger(self._stream)
-        logger.name = args[0] if args and isinstance(args[0], str) else "tablectl"
-        return logger
+    def __call__(self, *args: object) -> _NamedPrintLogger:
+        return _NamedPrintLogger(self._stream, args[0] if args and isinstance(args[0], str) else "tablectl")
 
 
 def _route_stdlib(shared, renderer, level: str, stream: LogOutput) -> None:
@@ -153,7 +157,7 @@ def _route_stdlib(shared, renderer, level: str, stream: LogOutput) -> None:
         foreign_pre_chain=shared,
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
     )
-    handler = logging.StreamHandler(stream)  # type: ignore[arg-type]  # LogOutput writes and flushes
+    handler = logging.StreamHandler(stream)  # LogOutput writes and flushes
     handler.set_name(_HANDLER_NAME)
     handler.setFormatter(formatter)
     root = logging.getLogger()

@@ -14,6 +14,8 @@ import argparse
 import pathlib
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from controller.table import machine as m
 from controller.table.settings import TableSettings
@@ -23,7 +25,7 @@ DIAGRAMS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "diagrams"
 
 
 class _Model:
-    pass
+    get_graph: Callable[[], Any]  # put on the model by transitions' GraphMachine
 
 
 def _dot(title: str, states: list[str], transitions: list[dict], initial: str) -> str:

@@ -31,6 +31,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from drivers import events as ev
 from drivers.errors import TransportError
@@ -43,6 +44,7 @@ from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
     Delivered,
+    LinkEvent,
     PeerRebooted,
     PeerSilent,
     ProtocolViolation,
@@ -53,6 +55,17 @@ from firmware_bridge.link_events import (
 from firmware_bridge.messages import Error, Hello, Message, StatusQuery
 
 Post = Callable[[ev.DeviceEvent], None]
+
+if TYPE_CHECKING:  # pyusb has no types: Any to mypy, and still says what is meant
+    from usb.backend import IBackend
+
+
+class DriverOptions(TypedDict, total=False):
+    """DeviceDriver's keyword options that each kind of driver passes on unchanged."""
+    reactor: Required[Reactor]
+    backoff: Backoff | None
+    usb_backend: IBackend | None
+    link_options: dict[str, Any] | None  # Link's keyword options (ack_timeout=, key=, ...)
 HOST_SERIAL = "tablectl"
 USB_READ_WAIT_S = 0.05  # the reader thread's poll: how soon it notices close()
 READER_STALL_S = 5.0  # a reader thread whose read has not returned for this long is stuck
@@ -69,8 +82,8 @@ class DeviceDriver(ABC):
         reactor: Reactor,
         name: str,
         backoff: Backoff | None = None,
-        usb_backend=None,
-        link_options: dict | None = None,
+        usb_backend: IBackend | None = None,
+        link_options: dict[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.transport = url if isinstance(url, Transport) else transport_for_url(url, usb_backend=usb_backend)
@@ -112,7 +125,7 @@ class DeviceDriver(ABC):
     def __enter__(self) -> DeviceDriver:
         return self.start()
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def problem(self) -> str | None:
@@ -153,7 +166,7 @@ class DeviceDriver(ABC):
         failed was dropped (PROTOCOL.md §2), so ask again for its state."""
         self.link.send(StatusQuery(), now)
 
-    def _emit(self, cls, **fields) -> None:
+    def _emit(self, cls: type[ev.DeviceEvent], **fields: Any) -> None:
         self._post(cls(device=self.name, at=self.reactor.now(), **fields))
 
     def _send(self, msg: Message) -> None:
@@ -296,7 +309,7 @@ class DeviceDriver(ABC):
                 pass  # the next read sees the dead handle and reconnects
 
     # ------------------------------------------------------------------ link events
-    def _on_link_event(self, event, now: float) -> None:
+    def _on_link_event(self, event: LinkEvent, now: float) -> None:
         if isinstance(event, Delivered):
             if self._up:
                 if isinstance(event.msg, Error):

@@ -1,6 +1,8 @@
 """Make a driver from a device kind and a URL (config files, the daemon, tests)."""
 from __future__ import annotations
 
+from typing import Any
+
 from drivers.device import DeviceDriver, Post
 from drivers.lights import LightsDriver
 from drivers.panel import PanelDriver
@@ -10,7 +12,8 @@ from drivers.shoe import ShoeDriver
 DRIVERS: dict[str, type[DeviceDriver]] = {"shoe": ShoeDriver, "panel": PanelDriver, "lights": LightsDriver}
 
 
-def driver_for(kind: str, url: str, post: Post, *, reactor: Reactor, start: bool = True, **options) -> DeviceDriver:
+def driver_for(kind: str, url: str, post: Post, *, reactor: Reactor, start: bool = True,
+               **options: Any) -> DeviceDriver:
     """`driver_for("shoe", "serial:///dev/tablectl/shoe", loop.post, reactor=reactor)`, started
     (its first open due on the reactor) unless start=False.
 

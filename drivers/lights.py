@@ -15,10 +15,12 @@ daemon's shutdown, tests, tools).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Unpack
 
 from drivers import events as ev
-from drivers.device import DeviceDriver
+from drivers.device import DeviceDriver, DriverOptions, Post
 from drivers.errors import DeviceTimeoutError, LinkDownError
+from drivers.transport import Transport
 from firmware_bridge.enums import DeviceKind, LampPattern
 from firmware_bridge.messages import AllOff, Hello, LampQuery, LampReport, LampSet, Message
 
@@ -39,7 +41,7 @@ class _ReadBack:
 class LightsDriver(DeviceDriver):
     KIND = DeviceKind.LIGHTS
 
-    def __init__(self, url, post, *, name: str = "lights", **options) -> None:  # options: DeviceDriver's
+    def __init__(self, url: str | Transport, post: Post, *, name: str = "lights", **options: Unpack[DriverOptions]) -> None:
         super().__init__(url, post, name=name, **options)
         self.desired: dict[int, LampPattern] = {}
         self._board: dict[int, LampPattern] | None = None  # None: unknown until a report
@@ -60,7 +62,9 @@ class LightsDriver(DeviceDriver):
         lamps = {lamp: p for lamp, p in lamps.items() if self.desired.get(lamp) != p}
         if not lamps:
             return
-        checked = {m.lamp: m.pattern for m in (LampSet(lamp, p) for lamp, p in lamps.items())}
+        # LampSet checks the id and turns an int into its LampPattern (refusing one that is none).
+        sets = (LampSet(lamp, p) for lamp, p in lamps.items())  # type: ignore[arg-type]  # the int is converted there
+        checked = {m.lamp: m.pattern for m in sets}
         self.desired.update(checked)
         self._sync(self.reactor.now())
         self._flush()

@@ -7,8 +7,11 @@ release in between): the controller never sees one press twice.
 """
 from __future__ import annotations
 
+from typing import Unpack
+
 from drivers import events as ev
-from drivers.device import DeviceDriver
+from drivers.device import DeviceDriver, DriverOptions, Post
+from drivers.transport import Transport
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Button, Key, Message, PanelStatus
 
@@ -16,7 +19,7 @@ from firmware_bridge.messages import Button, Key, Message, PanelStatus
 class PanelDriver(DeviceDriver):
     KIND = DeviceKind.PANEL
 
-    def __init__(self, url, post, *, name: str = "panel", **options) -> None:
+    def __init__(self, url: str | Transport, post: Post, *, name: str = "panel", **options: Unpack[DriverOptions]) -> None:
         super().__init__(url, post, name=name, **options)
         self.pressed: set[int] = set()
         self.key_on: bool | None = None  # unknown until the panel reports it

@@ -20,6 +20,7 @@ import errno
 import os
 import select
 import stat
+from typing import Any
 
 import serial
 
@@ -52,17 +53,17 @@ def is_pty(path: str) -> bool:
 class _PtyAwareSerial(serial.Serial):
     """pyserial's Serial that leaves modem lines alone on a pty (they raise ENOTTY there)."""
 
-    def __init__(self, *args, leave_modem_lines: bool = False, **kwargs) -> None:
+    def __init__(self, *args: Any, leave_modem_lines: bool = False, **kwargs: Any) -> None:  # Serial's own arguments
         self._leave_modem_lines = leave_modem_lines
         super().__init__(*args, **kwargs)
 
     def _update_dtr_state(self) -> None:
         if not self._leave_modem_lines:
-            super()._update_dtr_state()
+            super()._update_dtr_state()  # type: ignore[misc]  # pyserial's posix Serial has it; its stubs omit private methods
 
     def _update_rts_state(self) -> None:
         if not self._leave_modem_lines:
-            super()._update_rts_state()
+            super()._update_rts_state()  # type: ignore[misc]  # as above
 
 
 class SerialTransport(Transport):
@@ -115,6 +116,8 @@ class SerialTransport(Transport):
 
     def _read_internal(self, timeout: float | None) -> bytes:
         fd, wake = self._fd, self._wake_r
+        if fd is None or wake is None:  # closed from another thread before this read
+            raise DeviceDisconnectedError(f"{self.path}: closed during read")
         try:
             ready, _, _ = select.select([fd, wake], [], [], timeout)
             if wake in ready:
@@ -140,8 +143,11 @@ class SerialTransport(Transport):
     def read_ready(self) -> bytes:
         """One os.read() of what waits (the fd is non-blocking): the reactor saw it readable."""
         self._check_open("read")
+        fd = self._fd
+        if fd is None:  # closed from another thread since the check
+            raise DeviceDisconnectedError(f"{self.path}: closed during read")
         try:
-            data = os.read(self._fd, READ_CHUNK)
+            data = os.read(fd, READ_CHUNK)
         except OSError as exc:
             if exc.errno in _RETRY:
                 return b""
@@ -152,10 +158,12 @@ class SerialTransport(Transport):
         return data
 
     def _write_internal(self, data: bytes) -> None:
-        port = self._port
+        port, fd = self._port, self._fd
+        if port is None or fd is None:  # closed from another thread
+            raise DeviceDisconnectedError(f"{self.path}: closed during write")
         try:
             try:  # the port is non-blocking: a frame or two usually goes in one write
-                written = os.write(self._fd, data)
+                written = os.write(fd, data)
             except BlockingIOError:
                 written = 0
             if written < len(data):  # the rest waits for the device, up to write_timeout
@@ -166,7 +174,7 @@ class SerialTransport(Transport):
             ) from exc
         except (serial.SerialException, OSError) as exc:
             raise DeviceDisconnectedError(f"{self.path}: hang-up on write: {exc}") from exc
-        except (TypeError, AttributeError) as exc:
+        except (TypeError, AttributeError) as exc:  # pyserial's fd cleared by a close in another thread
             raise DeviceDisconnectedError(f"{self.path}: closed during write") from exc
 
     def cancel_read(self) -> None:

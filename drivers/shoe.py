@@ -18,9 +18,11 @@ gap or a lost count.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Unpack
 
 from drivers import events as ev
-from drivers.device import DeviceDriver
+from drivers.device import DeviceDriver, DriverOptions, Post
+from drivers.transport import Transport
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import CardRead, Hello, Message, ShoeStatus
 
@@ -38,7 +40,7 @@ def _older(ms: int, than: int) -> bool:
 class ShoeDriver(DeviceDriver):
     KIND = DeviceKind.SHOE
 
-    def __init__(self, url, post, *, name: str = "shoe", **options) -> None:
+    def __init__(self, url: str | Transport, post: Post, *, name: str = "shoe", **options: Unpack[DriverOptions]) -> None:
         super().__init__(url, post, name=name, **options)
         self._delivered: OrderedDict[int, CardRead] = OrderedDict()  # draw counter -> card, this boot
         self._status: dict[str, bool] | None = None  # the last status heard (None: none yet)

@@ -86,7 +86,7 @@ class Transport(abc.ABC):
             self.open()
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def __repr__(self) -> str:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, unquote, urlsplit
+from typing import TYPE_CHECKING
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 from drivers.errors import BadDeviceUrl
 from drivers.serial_transport import SerialTransport
 from drivers.transport import Transport
 from drivers.usb_transport import UsbTransport
+
+if TYPE_CHECKING:  # pyusb has no types: Any to mypy, and still says what is meant
+    from usb.backend import IBackend
 
 DEFAULT_BAUD = 115200
 _HEX16 = re.compile(r"[0-9A-Fa-f]{4}")
@@ -60,7 +64,7 @@ def parse_device_url(url: str) -> SerialUrl | UsbUrl:
     )
 
 
-def transport_for_url(url: str, *, usb_backend=None) -> Transport:
+def transport_for_url(url: str, *, usb_backend: IBackend | None = None) -> Transport:
     """The unopened transport for `url`; `usb_backend` goes to pyusb (tests use their own)."""
     parsed = parse_device_url(url)
     if isinstance(parsed, SerialUrl):
@@ -89,7 +93,7 @@ def _reject_unknown(url: str, options: dict[str, str], known: tuple[str, ...]) -
             )
 
 
-def _serial_url(url: str, parts, options: dict[str, str]) -> SerialUrl:
+def _serial_url(url: str, parts: SplitResult, options: dict[str, str]) -> SerialUrl:
     _reject_unknown(url, options, ("baud", "exclusive"))
     if parts.netloc:
         raise BadDeviceUrl(
@@ -108,7 +112,7 @@ def _serial_url(url: str, parts, options: dict[str, str]) -> SerialUrl:
     return SerialUrl(path=path, baudrate=int(baud_text), exclusive=_BOOLS[exclusive_text])
 
 
-def _usb_url(url: str, parts, options: dict[str, str]) -> UsbUrl:
+def _usb_url(url: str, parts: SplitResult, options: dict[str, str]) -> UsbUrl:
     _reject_unknown(url, options, ("serial",))
     if parts.path not in ("", "/"):
         raise BadDeviceUrl(f"device URL {url!r}: USB URL takes no path, got '{parts.path}'")

@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import usb.core
 import usb.util
@@ -24,12 +26,15 @@ from drivers.errors import (
 )
 from drivers.transport import Transport
 
+if TYPE_CHECKING:  # pyusb has no types: these names are Any to mypy, and still say what is meant
+    from usb.backend import IBackend
+
 VENDOR_SPECIFIC_CLASS = 0xFF
 _STREAM_TYPES = (usb.util.ENDPOINT_TYPE_BULK, usb.util.ENDPOINT_TYPE_INTR)
 _GONE = {errno.ENODEV, errno.ESHUTDOWN}
 
 
-def _endpoint(intf, direction: int):
+def _endpoint(intf: usb.core.Interface, direction: int) -> usb.core.Endpoint | None:
     return usb.util.find_descriptor(
         intf,
         custom_match=lambda ep: (
@@ -44,7 +49,7 @@ def _timeout_ms(seconds: float | None) -> int:
     return 0 if seconds is None else max(1, round(seconds * 1000))
 
 
-def fresh_libusb_backend():
+def fresh_libusb_backend() -> IBackend:
     """A new libusb context, so that this open enumerates the bus now (sysfs and the udev
     database). pyusb's shared context keeps its device list current from udev's hotplug
     messages, which never reach a service in a private network namespace (the unit's
@@ -63,7 +68,7 @@ class UsbTransport(Transport):
         pid: int,
         *,
         serial: str | None = None,
-        backend=None,
+        backend: IBackend | None = None,
         write_timeout: float = 1.0,
     ) -> None:
         where = f"usb://{vid:04x}:{pid:04x}" + (f"?serial={serial}" if serial else "")
@@ -71,10 +76,11 @@ class UsbTransport(Transport):
         self.vid, self.pid, self.serial = vid, pid, serial
         self.backend = backend
         self.write_timeout = write_timeout
-        self._dev = None
+        self._dev: usb.core.Device | None = None
         self._intf_number: int | None = None
         self._detached: list[int] = []
-        self._ep_in = self._ep_out = None
+        self._ep_in: usb.core.Endpoint | None = None
+        self._ep_out: usb.core.Endpoint | None = None
 
     # --- open / close -----------------------------------------------------------------
     def _open_internal(self) -> None:
@@ -94,7 +100,7 @@ class UsbTransport(Transport):
             self._release()
             raise
 
-    def _claim(self, dev) -> None:
+    def _claim(self, dev: usb.core.Device) -> None:
         try:
             cfg = self._configuration(dev)
             for number in sorted({intf.bInterfaceNumber for intf in cfg}):
@@ -117,7 +123,7 @@ class UsbTransport(Transport):
         self._ep_in, self._ep_out = ep_in, ep_out
 
     @staticmethod
-    def _configuration(dev):
+    def _configuration(dev: usb.core.Device) -> usb.core.Configuration:
         # Only configure an unconfigured device: set_configuration on a configured one
         # resets its interfaces under whatever else is using them.
         try:
@@ -127,9 +133,10 @@ class UsbTransport(Transport):
             return dev.get_active_configuration()
 
     @staticmethod
-    def _kernel_driver_active(dev, number: int) -> bool:
+    def _kernel_driver_active(dev: usb.core.Device, number: int) -> bool:
         try:
-            return dev.is_kernel_driver_active(number)
+            active: bool = dev.is_kernel_driver_active(number)
+            return active
         except NotImplementedError:  # backends without kernel-driver support (not Linux)
             return False
         except usb.core.USBError as exc:
@@ -139,11 +146,12 @@ class UsbTransport(Transport):
             # GETDRIVER): go on; claiming the interface reports busy if a driver holds it.
             return False
 
-    def _serial_matches(self, dev) -> bool:
+    def _serial_matches(self, dev: usb.core.Device) -> bool:
         if self.serial is None:
             return True
         try:
-            return dev.serial_number == self.serial
+            serial_number: str | None = dev.serial_number
+            return serial_number == self.serial
         except (usb.core.USBError, ValueError, NotImplementedError):
             return False  # no string descriptors / no access: cannot be the one we want
 
@@ -203,7 +211,7 @@ class UsbTransport(Transport):
         return TransportError(f"{self.description}: {what} failed: {exc}")
 
 
-def _quietly(fn, *args) -> None:
+def _quietly(fn: Callable[..., object], *args: object) -> None:
     try:
         fn(*args)
     except (usb.core.USBError, NotImplementedError):

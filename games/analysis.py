@@ -1,9 +1,10 @@
 """What `tablectl odds` reports: exact counts, probabilities and house edges, per wager."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,7 @@ class OutcomeOdds:
     probability: Fraction
     net: Fraction  # money won (+) or lost (-) per unit wagered when this outcome happens
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "outcome": self.outcome,
             "pays": self.pays,
@@ -36,8 +37,8 @@ class BetOdds:
         """Positive = house advantage, per unit wagered (a fraction, not a percent)."""
         return -sum((o.probability * o.net for o in self.outcomes), Fraction(0))
 
-    def to_json(self) -> dict:
-        out = {
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "house_edge": float(self.house_edge),
             "house_edge_exact": str(self.house_edge),
             "total": self.total,
@@ -48,7 +49,7 @@ class BetOdds:
         return out
 
 
-def bet_odds(key: str, rows: list[tuple[str, str, int, Fraction]], total: int, notes=()) -> BetOdds:
+def bet_odds(key: str, rows: list[tuple[str, str, int, Fraction]], total: int, notes: Iterable[str] = ()) -> BetOdds:
     """Build a BetOdds from (outcome, pays, count, net-per-unit) rows; checks the counts add up."""
     if sum(r[2] for r in rows) != total:
         raise ValueError(f"{key}: outcome counts sum to {sum(r[2] for r in rows)}, not {total}")
@@ -68,8 +69,8 @@ class OddsReport:
     tables: Mapping[str, object] = field(default_factory=dict)  # e.g. Fu Bacc's strategy table
     notes: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
-        out = {"game": self.game, "decks": self.decks, "bets": {k: b.to_json() for k, b in self.bets.items()}}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.game, "decks": self.decks, "bets": {k: b.to_json() for k, b in self.bets.items()}}
         if self.tables:
             out["tables"] = dict(self.tables)
         if self.notes:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 STANDARD_SUITS = ("s", "h", "d", "c")
@@ -53,7 +54,7 @@ class Card:
     rank: int  # 0 (joker), 1 (Ace) .. 13
     suit: str  # one of STANDARD_SUITS, ELEMENTS or JOKER_SUIT
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.suit == JOKER_SUIT:
             if self.rank != 0:
                 raise CardError(self, "the joker has rank 0")
@@ -112,7 +113,7 @@ class DeckKind(enum.Enum):
     def contains(self, card: Card) -> bool:
         return card in _DECK_SETS[self]
 
-    def shoe(self, decks: int) -> Counter:
+    def shoe(self, decks: int) -> Counter[Card]:
         """The full composition of a shoe of ``decks`` decks: card -> copies."""
         if decks < 1:
             raise ValueError(f"deck count must be at least 1, got {decks}")
@@ -167,7 +168,7 @@ def parse_card(token: str) -> Card:
     raise CardError(token, "not a card (e.g. As, Td, 10h, JK, 4-gold, S-fire)")
 
 
-def parse_cards(tokens) -> list[Card]:
+def parse_cards(tokens: Iterable[str]) -> list[Card]:
     return [parse_card(t) for t in tokens]
 
 

@@ -225,7 +225,7 @@ _JOINER = re.compile(r"[\s,;/()&]*(?:and|or)?[\s,;/()&]*")  # what may stand bet
 
 
 def _numbers(text: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for part in re.split(r"\s*(?:,|and)\s*", text):
         low, _, high = part.partition("-")
         out += [str(n) for n in range(int(low), int(high) + 1)] if high else [low.strip()]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from games.cards import Card
 from games.round import (
@@ -67,10 +68,11 @@ def run_round(
     return state, game.result(state)
 
 
-def play_json(game: Game, cards: Sequence[Card], **options) -> dict:
+def play_json(game: Game, cards: Sequence[Card], decks: int | None = None, spots: Sequence[int] = (),
+              decisions: Mapping[int, Sequence[str]] | None = None) -> dict[str, Any]:
     """The `tablectl play` answer: the result, or a void naming its clause. Refusals raise."""
     try:
-        _, result = run_round(game, cards, **options)
+        _, result = run_round(game, cards, decks, spots, decisions)
     except Irregular as irregular:
         if irregular.rule.consequence is Consequence.REFUSE:
             raise

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from games.cards import Card, DeckKind
 
@@ -94,7 +95,7 @@ class BetResult:
             return Fraction(0)
         return stake * self.line.pays.ratio
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"result": self.result.value, "pays": self.pays}
 
 
@@ -192,7 +193,7 @@ class RoundState:
     cards: tuple[Card, ...] = ()
     dealt_to: tuple[Deal, ...] = ()  # dealt_to[i] is where cards[i] went
     decisions: tuple[tuple[int, str], ...] = ()  # (spot, decision) in the order made
-    extra: Mapping = field(default_factory=dict)
+    extra: Mapping[str, object] = field(default_factory=dict)
 
     def hand(self, name: str) -> tuple[Card, ...]:
         return tuple(c for c, d in zip(self.cards, self.dealt_to) if d.hand == name)
@@ -200,7 +201,7 @@ class RoundState:
     def decision_of(self, spot: int) -> tuple[str, ...]:
         return tuple(d for s, d in self.decisions if s == spot)
 
-    def evolve(self, **changes) -> RoundState:
+    def evolve(self, **changes: Any) -> RoundState:  # RoundState's fields
         return replace(self, **changes)
 
 
@@ -209,7 +210,7 @@ class HandView:
     cards: tuple[Card, ...]
     total: int | str | None  # baccarat point total; a poker rank name for pai gow
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"cards": [str(c) for c in self.cards], "total": self.total}
 
 
@@ -222,11 +223,11 @@ class RoundResult:
     winner: str | None  # "player", "banker", "tie", or None where each spot has its own
     hands: Mapping[str, HandView]
     bets: Mapping[str, BetResult]
-    spots: Mapping[int, Mapping] = field(default_factory=dict)
+    spots: Mapping[int, Mapping[str, object]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
-        out = {"void": False, "clause": None, "winner": self.winner}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"void": False, "clause": None, "winner": self.winner}
         out.update({name: hand.to_json() for name, hand in self.hands.items()})
         out["bets"] = {key: bet.to_json() for key, bet in self.bets.items()}
         if self.spots:
@@ -236,7 +237,7 @@ class RoundResult:
         return out
 
 
-def _jsonable(value):
+def _jsonable(value: object) -> Any:
     if isinstance(value, (BetResult, HandView)):
         return value.to_json()
     if isinstance(value, Mapping):
@@ -252,7 +253,7 @@ def _jsonable(value):
     return value
 
 
-def void_json(rule: IrregularityRule, detail: str, cards=()) -> dict:
+def void_json(rule: IrregularityRule, detail: str, cards: Iterable[Card] = ()) -> dict[str, Any]:
     """What `tablectl play` prints for a void round."""
     return {
         "void": True,

@@ -91,7 +91,7 @@ class PitProcess:
 
 
 def _json_lines(path: Path) -> list[dict]:
-    out = []
+    out: list[dict] = []
     try:
         text = path.read_text(errors="replace")
     except FileNotFoundError:

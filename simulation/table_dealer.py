@@ -41,6 +41,12 @@ def deal_shoe(table, cards: Sequence[Card], cut_at: int | None = None, decide: D
                 (dealt.results if effect.kind == R.RESULT else dealt.voids).append(dict(effect.payload))
         return next((e for e in effects if isinstance(e, Reply)), None)
 
+    def command(name: str, args: dict | None = None) -> Reply:
+        reply = feed(i.Command(name, args or {}))
+        if reply is None:  # the table answers every command
+            raise RuntimeError(f"{name}: the table gave no reply")
+        return reply
+
     def draw() -> bool:
         if dealt.cards_fed >= len(cards):
             feed(i.ShoeEmpty())
@@ -55,15 +61,15 @@ def deal_shoe(table, cards: Sequence[Card], cut_at: int | None = None, decide: D
     feed(i.Command("new_shoe"))
     while table.shoe.burning and draw():
         pass
-    while feed(i.Command("place_bets")).ok:
-        if not feed(i.Command("no_more_bets")).ok:
+    while command("place_bets").ok:
+        if not command("no_more_bets").ok:
             continue
         while table.state in (m.BETS_CLOSED, m.DEALING, m.DRAWING, m.AWAITING):
             if table.state == m.AWAITING:
                 awaited = table.play.awaited()
                 choice = decide(awaited.spot, awaited.options) if decide else None
                 args = {"spot": awaited.spot} if choice is None else {"spot": awaited.spot, "decision": choice}
-                if not feed(i.Command("decide", args)).ok:
+                if not command("decide", args).ok:
                     break
             elif not draw():
                 break

@@ -24,6 +24,7 @@ socket server beside other threads. The daemon passes its own reactor: no thread
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import os
@@ -144,6 +145,13 @@ class ControlServer:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    @property
+    def _started(self) -> Reactor:
+        """The reactor the server runs on, once started."""
+        if self.reactor is None:
+            raise RuntimeError("the control server is not started")
+        return self.reactor
+
     def _on_reactor(self, fn: Callable[[], Any]) -> Any:
         """Run fn on the reactor's thread: at once when called there (the daemon)."""
         if self._thread is None or self.reactor is None:
@@ -193,7 +201,7 @@ class ControlServer:
         sock.setblocking(False)
         client = _Client(sock, next(self._ids), peer_of(sock))
         self._clients[client.id] = client
-        client.handle = self.reactor.register_fd(sock.fileno(), lambda mask, c=client: self._on_client(c, mask))
+        client.handle = self._started.register_fd(sock.fileno(), functools.partial(self._on_client, client))
         log.debug("client_connected", client=client.id, uid=client.peer.uid, pid=client.peer.pid)
 
     def _on_client(self, client: _Client, mask: int) -> None:
@@ -248,7 +256,7 @@ class ControlServer:
             return
         token = next(self._ids)
         self._pending[token] = (client.id, parsed.id)
-        deadline = self.reactor.now() + self._reply_timeout
+        deadline = self._started.now() + self._reply_timeout
         heapq.heappush(self._deadlines, (deadline, token))
         if len(self._deadlines) == 1:
             self._expiry.at(deadline)
@@ -290,7 +298,7 @@ class ControlServer:
         self._dirty.add(client)
         if not self._flush_queued:
             self._flush_queued = True
-            self.reactor.call_soon(self._flush_dirty)
+            self._started.call_soon(self._flush_dirty)
 
     def _flush_dirty(self) -> None:
         self._flush_queued = False
@@ -313,7 +321,7 @@ class ControlServer:
             self._close(client)
             return
         if client.handle is not None:
-            self.reactor.set_writable(client.handle, bool(client.outbuf))
+            self._started.set_writable(client.handle, bool(client.outbuf))
 
     def _close(self, client: _Client) -> None:
         if client.closed:
@@ -324,7 +332,7 @@ class ControlServer:
         self._clients.pop(client.id, None)
         self._dirty.discard(client)
         if client.handle is not None:
-            self.reactor.unregister_fd(client.handle)
+            self._started.unregister_fd(client.handle)
         client.sock.close()
         log.debug("client_closed", client=client.id)
 

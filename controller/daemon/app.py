@@ -112,6 +112,7 @@ class TableDaemon:
             # What start-up built (modules, the table, the drivers) lives as long as the daemon:
             # set apart from the collector, so a collection in the loop does not walk it again.
             gc.freeze()
+            assert self.loop is not None  # start() built it
             reason = self.loop.run()
         except DaemonFatal as error:
             log.critical("journal_failed", error=str(error))
@@ -162,21 +163,22 @@ class TableDaemon:
             if isinstance(outcome, str):
                 return outcome
             self.journal = outcome.journal
+        journal = self.journal
         self.anchor()
-        self.journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
-        self.loop = loop = EventLoop(table, self.journal, None, self.notifier, reactor=self.reactor)
+        self.loop = loop = EventLoop(table, journal, None, self.notifier, reactor=self.reactor)
         lights = self.open_driver("lights", config.devices.lights, loop.post, reactor=self.reactor, start=False,
                                   **options["lights"])
         self.drivers["lights"] = lights
-        loop.lamps = LampOutput(lights, config.game)
-        self._recover(loop, table)
-        self.server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
+        loop.lamps = lamps = LampOutput(lights, config.game)
+        self._recover(loop, table, lamps)
+        self.server = server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
                                     client_buffer_bytes=config.control.client_buffer_bytes,
                                     reply_timeout_s=config.control.reply_timeout_s,
                                     max_clients=config.control.max_clients)
         loop.publish = self.server.publish
-        loop.subscribers = lambda: self.server.subscribers
+        loop.subscribers = lambda: server.subscribers
         loop.control_info = self.server.to_json
         self.server.start()
         for kind in ("shoe", "panel"):
@@ -194,22 +196,24 @@ class TableDaemon:
         """Anchor the journal's head (controller/journal/anchor.py): at start, once the journal
         passed its check, and at the end; the loop anchors at every checkpoint. A failure (a
         full disk) leaves the previous anchor, which the next start checks from."""
+        if self.journal is None:
+            return
         try:
             self.journal.anchor()
         except JournalError as error:
             log.warning("anchor_failed", error=str(error))
 
-    def _recover(self, loop: EventLoop, table: Table) -> None:
+    def _recover(self, loop: EventLoop, table: Table, lamps: LampOutput) -> None:
         """Take up from the journal; the restore's records go with `daemon_started`."""
         started = (RecordKind.DAEMON_STARTED, {
             "pid": os.getpid(), "game": self.config.game, "decks": table.decks, "config": self.config.source,
             "journal_sync": self.config.journal.sync,
             "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
         effects = []
-        if self.journal.head_seq:
-            effects = table.restore(TableRecovery.from_tail(read_tail(self.journal)))
+        if loop.journal.head_seq:
+            effects = table.restore(TableRecovery.from_tail(read_tail(loop.journal)))
         loop.handle_inputs(started, [], extra=effects)
-        loop.lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
+        lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
 
     # ------------------------------------------------------------ shutdown
     def shutdown(self, reason: str) -> None:

@@ -2,6 +2,8 @@
 timings, and the device key that makes a link authenticated (protocol 1.1)."""
 from __future__ import annotations
 
+from typing import Any
+
 from controller.config import Config
 from drivers.reconnect import Backoff
 from firmware_bridge.auth import KeyFileError, load_key
@@ -15,7 +17,7 @@ def driver_options(config: Config, kind: str) -> dict:
     call: it keeps state). A configured key file that cannot be used raises KeyFileError
     (a ValueError) naming the config key and the file."""
     t = config.timeouts
-    link_options = {"ack_timeout": t.ack_timeout_s, "heartbeat_interval": t.heartbeat_interval_s,
+    link_options: dict[str, Any] = {"ack_timeout": t.ack_timeout_s, "heartbeat_interval": t.heartbeat_interval_s,
                     "silence_timeout": SILENCE_HEARTBEATS * max(t.heartbeat_interval_s, DEVICE_HEARTBEAT_S)}
     key_path = getattr(config.keys, kind)
     if key_path:

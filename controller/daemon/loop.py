@@ -37,8 +37,9 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import structlog
 
@@ -111,7 +112,8 @@ def _debug_enabled() -> bool:
 
 
 def input_json(inp) -> dict:
-    fields = dataclasses.asdict(inp) if dataclasses.is_dataclass(inp) else {"value": repr(inp)}
+    fields: dict[str, Any] = (dataclasses.asdict(inp) if dataclasses.is_dataclass(inp) and not isinstance(inp, type)
+                              else {"value": repr(inp)})
     return {"input": type(inp).__name__, **{k: (dict(v) if k == "args" else v) for k, v in fields.items()}}
 
 
@@ -343,7 +345,8 @@ class EventLoop:
         effects = list(extra)
         for inp in inputs:
             effects += self._handle(inp)
-        entries = [(record[0], record[1], None, False)] if record is not None else []
+        entries: list[tuple[str, Mapping[str, Any] | None, int | None, bool]] = (
+            [(record[0], record[1], None, False)] if record is not None else [])
         entries += [(e.kind, e.payload, None, e.durable) for e in effects if isinstance(e, JournalEffect)]
         handled = _Handled(entries, effects, reply, before, bool(inputs), time.perf_counter() - started,
                            opened_betting=self.table.state == "betting" and not was_betting)
@@ -465,6 +468,8 @@ class EventLoop:
         for effect in effects:
             try:
                 if isinstance(effect, Lamps):
+                    if self.lamps is None:
+                        raise RuntimeError("the loop has no lamp output")
                     self.lamps.show(effect.states)
                 elif isinstance(effect, StartTimer):
                     self.timers.start(effect.name, effect.seconds, self.clock())

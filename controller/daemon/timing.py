@@ -16,7 +16,7 @@ KEEP = 256  # inputs remembered: enough for percentiles, cheap to sort when aske
 
 class LoopTiming:
     def __init__(self) -> None:
-        self.samples = {phase: collections.deque(maxlen=KEEP) for phase in PHASES}
+        self.samples: dict[str, collections.deque[float]] = {phase: collections.deque(maxlen=KEEP) for phase in PHASES}
 
     def add(self, phase: str, seconds: float) -> None:
         self.samples[phase].append(seconds)

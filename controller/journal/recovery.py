@@ -143,12 +143,12 @@ def _tail(conn: sqlite3.Connection, last_seq: int) -> list[Record]:
 
 def _interrupted(records: tuple[Record, ...]) -> tuple[int, RoundView | None]:
     """The last round opened, and its view when it is neither void nor settled."""
-    opened = [r for r in records if r.kind == RecordKind.ROUND_OPENED and r.round is not None]
+    opened = [(r.round, r) for r in records if r.kind == RecordKind.ROUND_OPENED and r.round is not None]
     if not opened:
         return 0, None
-    last = max(opened, key=lambda r: r.round)
-    view = fold_rounds(r for r in records if r.seq >= last.seq and r.round == last.round)[last.round]
-    return last.round, None if view.finished else view
+    number, last = max(opened, key=lambda pair: pair[0])
+    view = fold_rounds(r for r in records if r.seq >= last.seq and r.round == number)[number]
+    return number, None if view.finished else view
 
 
 def _shoe_state(records: tuple[Record, ...]) -> ShoeState:

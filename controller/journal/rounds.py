@@ -6,7 +6,7 @@ under `other` and otherwise left alone.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,7 @@ class CardSeen:
         }
 
 
-def card_seen(seq: int, p: dict[str, Any]) -> CardSeen:
+def card_seen(seq: int, p: Mapping[str, Any]) -> CardSeen:
     return CardSeen(
         seq=seq, card=p.get("card"), code=p.get("code"), hand=p.get("hand"),
         position=p.get("position"), draw_counter=p.get("draw_counter"),
@@ -101,17 +101,18 @@ class RoundView:
         }
 
 
-def _opened(view: RoundView, record: Record, p: dict[str, Any]) -> None:
+def _opened(view: RoundView, record: Record, p: Mapping[str, Any]) -> None:
     view.game, view.decks, view.shoe = p.get("game"), p.get("decks"), p.get("shoe")
     view.spots = list(p.get("spots") or [])
     view.opened_at = record.at
 
 
-def _without_round(p: dict[str, Any]) -> dict:
+def _without_round(p: Mapping[str, Any]) -> dict:
     return {k: v for k, v in p.items() if k != "round"}
 
 
-_APPLY = {
+# What each round record does to its RoundView (any other kind is counted in `other`).
+_APPLY: dict[str, Callable[[RoundView, Record, Mapping[str, Any]], None]] = {
     R.ROUND_OPENED: _opened,
     R.BETS_CLOSED: lambda view, record, p: setattr(view, "bets_closed", True),
     R.CARD: lambda view, record, p: view.cards.append(card_seen(record.seq, p)),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,7 +134,7 @@ def fold_loads(records: Iterable[Record], game: str | None = None, decks: int | 
         yield load
 
 
-def _apply(load: ShoeLoad, record: Record, p: dict[str, Any]) -> None:
+def _apply(load: ShoeLoad, record: Record, p: Mapping[str, Any]) -> None:
     if record.kind == RecordKind.CARD:
         if p.get("keyed_in") and p.get("card"):
             unread = next((c for c in load.cards if c.card is None), None)

@@ -171,13 +171,13 @@ class Journal:
             if os.fstat(self._lock_fd).st_size == 0:
                 raise JournalError(f"{self.path}: the journal is 0 bytes (emptied or truncated): not starting a new "
                                    "chain at round 1 over it (docs/journal.md, Recovery)")
-            self._conn = self._connect()
+            self._conn: sqlite3.Connection | None = self._connect()
         except BaseException:
             os.close(self._lock_fd)
             raise
-        row = self._conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
-        self.head_seq, self.head_hash = row if row else (0, GENESIS)
-        row = self._conn.execute("SELECT hash FROM records WHERE seq = 1").fetchone()
+        row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        self.head_seq, self.head_hash = (int(row[0]), str(row[1])) if row else (0, GENESIS)
+        row = self._db.execute("SELECT hash FROM records WHERE seq = 1").fetchone()
         self._first_hash: str | None = row[0] if row else None
         self.anchored: Anchor | None = None  # the last anchor this writer wrote
 
@@ -236,26 +236,27 @@ class Journal:
         if not rows:
             return []
         fsync_now = self.sync == "results" and any(entry[3] for entry in entries)
+        conn = self._db
         try:
             if fsync_now:
-                self._conn.execute("PRAGMA synchronous=FULL")  # not allowed inside a transaction
+                conn.execute("PRAGMA synchronous=FULL")  # not allowed inside a transaction
             try:
                 if len(rows) == 1:
-                    self._conn.execute(_INSERT, rows[0])  # autocommit
+                    conn.execute(_INSERT, rows[0])  # autocommit
                 else:
-                    self._conn.execute("BEGIN IMMEDIATE")
+                    conn.execute("BEGIN IMMEDIATE")
                     try:
-                        self._conn.executemany(_INSERT, rows)
-                        self._conn.execute("COMMIT")
+                        conn.executemany(_INSERT, rows)
+                        conn.execute("COMMIT")
                     except BaseException:
                         # SQLite has already rolled back after some errors (SQLITE_FULL):
                         # a second ROLLBACK would fail and hide the real reason.
-                        if self._conn.in_transaction:
-                            self._conn.execute("ROLLBACK")
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
                         raise
             finally:
                 if fsync_now:
-                    self._conn.execute("PRAGMA synchronous=NORMAL")
+                    conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as error:
             what = f"{rows[0][3]} record {rows[0][0]}" + (f" (and {len(rows) - 1} more)" if len(rows) > 1 else "")
             raise self._failure(error, f"cannot append {what}") from None
@@ -295,7 +296,7 @@ class Journal:
         due), so no append has to. PASSIVE: never waits for readers, so a reader holding an
         old snapshot may leave frames behind. Returns (frames in the WAL, frames copied)."""
         try:
-            _, frames, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            _, frames, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error as error:
             raise self._failure(error, "checkpoint failed") from None
         return frames, copied
@@ -334,11 +335,17 @@ class Journal:
             os.close(fd)
 
     def records(self, since: int = 0) -> Iterator[Record]:
-        return iter_records(self._conn, since)
+        return iter_records(self._db, since)
 
     @property
     def connection(self) -> sqlite3.Connection:
         """For readers in the writer's own thread (recovery at start-up)."""
+        return self._db
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise JournalError(f"{self.path}: the journal is closed")
         return self._conn
 
     def close(self) -> None:

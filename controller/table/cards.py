@@ -101,7 +101,7 @@ class CardFlow:
             how = (f"{via}: draw counter {now} proves no card was missed (local ruling L4)" if verdict is None else
                    f"{via}: draw counter {now} shows {verdict.count} card(s) left unheard after {verdict.last}, "
                    f"judged as if heard ({UNHEARD_RULING})")
-            waiting = list(self.holds.current.pending)
+            waiting = list(self.holds.held.pending)
             if self.round.resume(out, how, waiting):
                 self.drain(out, waiting)
         if isinstance(verdict, Unheard):
@@ -132,7 +132,7 @@ class CardFlow:
         """Deal the cards that waited in a hold, in the order they left the shoe."""
         for n, arrival in enumerate(arrivals):
             if self.round.state == m.HELD:
-                self.holds.current.pending.extend(arrivals[n:])
+                self.holds.held.pending.extend(arrivals[n:])
                 return
             if self.round.state in m.ROUND_CLOSED:  # voided on the way: the rest are the void round's
                 for rest in arrivals[n:]:
@@ -150,28 +150,28 @@ class CardFlow:
             else:
                 self._outside(out, a)
         elif state == m.HELD:
-            self.holds.current.pending.append(a)
+            self.holds.held.pending.append(a)
             self._record(out, a, "held")
         elif state == m.BETTING:
             self._record(out, a, "before_no_more_bets")
             kind = K.FOREIGN_CARD if a.foreign else K.CARD_BEFORE_NO_MORE_BETS
             self.round.irregular(out, self.game.rule(kind), a.foreign or
-                                 f"{a.text or 'an unread card'} came out before \"No more bets\"", self._evidence(a))
-        elif state in (m.AWAITING, m.RESULT) or not isinstance(self.round.play.step(), Deal):
+                                 f"{a.label} came out before \"No more bets\"", self._evidence(a))
+        elif state in (m.AWAITING, m.RESULT) or not isinstance(step := self.round.current.step(), Deal):
             self._extra(out, a)
         else:
-            self._due(out, a)
+            self._due(out, a, step)
 
     def _extra(self, out: Out, a: Arrival) -> None:
         self._record(out, a, "extra")
         kind = K.FOREIGN_CARD if a.foreign else K.EXTRA_CARD
         why = "the round is complete" if self.round.state == m.RESULT else "the round awaits a decision, not a card"
-        self.round.irregular(out, self.game.rule(kind), a.foreign or f"{a.text or 'an unread card'} came out but {why}",
+        self.round.irregular(out, self.game.rule(kind), a.foreign or f"{a.label} came out but {why}",
                              self._evidence(a))
 
-    def _due(self, out: Out, a: Arrival) -> None:
-        play = self.round.play
-        step = play.step()
+    def _due(self, out: Out, a: Arrival, step: Deal) -> None:
+        """`a` is the card the game's next step (`step`) calls for."""
+        play = self.round.current
         # The evidence (the round's cards so far) is built only for an irregular card: the
         # round is unchanged until add_card succeeds, so it is the same as built up front.
         if a.misread:
@@ -189,6 +189,7 @@ class CardFlow:
                                  f"{a.text} came out together with another card {when}", self._evidence(a, step),
                                  pending=[a])
         else:
+            assert a.card is not None  # a card that was not read is misread, one not decoded foreign
             try:
                 deal = play.add_card(a.card)
             except Irregular as irr:
@@ -207,7 +208,7 @@ class CardFlow:
             rule = self.game.rule(K.CARD_BEFORE_NO_MORE_BETS)
             where = ("no shoe is declared (new_shoe)" if self.shoe.state == m.NO_SHOE
                      else f"no round is open ({self.round.state})")
-            detail = f"{a.text or 'an unread card'} came out while {where}"
+            detail = f"{a.label} came out while {where}"
         self.round.irregular(out, rule, detail, self._evidence(a))
 
     def _burn(self, out: Out, a: Arrival) -> None:
@@ -224,7 +225,7 @@ class CardFlow:
     # ------------------------------------------------------------ records
 
     def _evidence(self, a: Arrival, step: Deal | None = None) -> dict:
-        evidence = {"card": a.to_json()}
+        evidence: dict[str, object] = {"card": a.to_json()}
         if step is not None:
             evidence.update(hand=step.hand, position=step.position, initial=step.initial)
         if self.round.play is not None:
@@ -236,9 +237,9 @@ class CardFlow:
         waited in a hold, or was keyed in by the supervisor, is dealt (`reconstructed`: the
         shoe counted it once already)."""
         play = self.round.play
-        in_round = play is not None and (self.round.is_open() or status == "after_void")
+        in_round = self.round.is_open() or status == "after_void"
         record = {
-            "round": play.number if in_round else None, **a.to_json(), "status": status,
+            "round": play.number if play is not None and in_round else None, **a.to_json(), "status": status,
             "hand": deal.hand if deal is not None and status == "dealt" else None,
             "position": deal.position if deal is not None and status == "dealt" else None,
             "reconstructed": a.replayed, "keyed_in": a.keyed_in, "shoe_state": self.shoe.brief(),

@@ -7,7 +7,7 @@ Each command name maps to its handler in `Commands.handlers`, registered one by 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -46,6 +46,7 @@ def _int(args: Mapping, key: str, default: Any = None) -> int | None:
 
 
 def _cards(value: Any, key: str) -> list[Card]:
+    tokens: Sequence[object]
     if isinstance(value, str):
         tokens = value.replace(",", " ").split()
     elif isinstance(value, (list, tuple)):
@@ -106,7 +107,7 @@ class Commands:
             if rnd.state == m.BETTING:
                 raise Refusal(f"bets are already open for {rnd.text()}")
             if rnd.state == m.HELD:  # §5.2: a round is reconstructed, or voided, before the next game starts
-                hold = self.holds.current
+                hold = self.holds.held
                 raise Refusal(f"{rnd.text()} is held for the supervisor ({hold.rule.clause}): reconstruct it, "
                               f"or void it ({hold.void_rule.clause}), before the next game")
             rule = self.game.rule(K.LATE_WAGER)
@@ -141,8 +142,8 @@ class Commands:
             raise Refusal(str(err)) from None
         round_no = None
         if rnd.state == m.BETTING:
-            rnd.play.set_spots(rnd.spots)
-            round_no = rnd.play.number
+            rnd.current.set_spots(rnd.spots)
+            round_no = rnd.current.number
         out.journal(R.SPOTS, {"round": round_no, "spots": list(rnd.spots)})
         out.publish("spots", round=round_no, spots=list(rnd.spots))
         out.answer(True, f"live spots: {', '.join(map(str, rnd.spots))}", spots=list(rnd.spots))
@@ -162,8 +163,8 @@ class Commands:
         if not self.game.uses_spots:
             raise Refusal(f"{self.game.key} is not dealt to spots")
         if rnd.state == m.AWAITING:
-            if spot not in rnd.play.spots:
-                raise Refusal(f"spot {spot} is not live (live: {', '.join(map(str, rnd.play.spots))})")
+            if spot not in rnd.current.spots:
+                raise Refusal(f"spot {spot} is not live (live: {', '.join(map(str, rnd.current.spots))})")
             self.panel.selected = spot
             out.answer(True, f"spot {spot} selected", spot=spot)
             return
@@ -183,36 +184,37 @@ class Commands:
             raise Refusal(f"the shoe is not heard ({rnd.link.reason or 'link lost'}): wait for it")
         if self.shoe.door_open:
             raise Refusal("the shoe door is open: close it first")
-        needed, left = self.game.max_cards(rnd.play.spots), self.shoe.remaining
+        needed, left = self.game.max_cards(rnd.current.spots), self.shoe.remaining
         if left < needed:
             rule = self.game.rule(K.INSUFFICIENT_CARDS)
-            detail = f"{left} card(s) left in the shoe; round {rnd.play.number} may need {needed}"
+            detail = f"{left} card(s) left in the shoe; round {rnd.current.number} may need {needed}"
             rnd.irregular(out, rule, detail, {"remaining": left, "needed": needed})
-            out.answer(False, f"round {rnd.play.number} void: {detail} ({rule.clause})")
+            out.answer(False, f"round {rnd.current.number} void: {detail} ({rule.clause})")
             return
         if not rnd.flow.trigger("close_bets"):
             raise Refusal("the shoe is not heard")
-        rnd.play.bets_closed = True
-        payload = {"round": rnd.play.number, "spots": list(rnd.play.spots), "shoe_state": self.shoe.brief()}
+        rnd.current.bets_closed = True
+        payload = {"round": rnd.current.number, "spots": list(rnd.current.spots), "shoe_state": self.shoe.brief()}
         out.journal(R.BETS_CLOSED, payload)
         out.publish("bets_closed", **payload)
-        out.answer(True, f"round {rnd.play.number}: no more bets")
+        out.answer(True, f"round {rnd.current.number}: no more bets")
 
     def decide(self, args: Mapping, out: Out) -> None:
         rnd = self.round
         if rnd.state != m.AWAITING:
             raise Refusal(f"no decision is awaited ({rnd.text()} is {rnd.state})")
-        awaited = rnd.play.awaited()
+        awaited = rnd.current.awaited()
+        assert awaited is not None  # the round machine awaits a decision only where the game does
         options = ", ".join(awaited.options)
         spot = _int(args, "spot", self.panel.selected if self.panel.selected is not None else awaited.spot)
         rule = self.game.rule(K.BAD_DECISION)
-        if spot != awaited.spot:
+        if spot is None or spot != awaited.spot:
             raise Refusal(f"spot {spot} is not deciding now: spot {awaited.spot} is (one of {options}) ({rule.clause})")
-        decision = args.get("decision") or self.game.default_decision(rnd.play.state, spot)
+        decision = args.get("decision") or self.game.default_decision(rnd.current.state, spot)
         if not decision:
             raise Refusal(f"missing 'decision' for spot {spot} (one of {options})")
         try:
-            rnd.play.add_decision(spot, str(decision))
+            rnd.current.add_decision(spot, str(decision))
         except Irregular as irr:
             if irr.rule.consequence is C.REFUSE:
                 raise Refusal(f"spot {spot}: {irr.detail} ({irr.rule.clause})") from None
@@ -220,7 +222,7 @@ class Commands:
             out.answer(False, f"spot {spot}: {irr.detail} ({irr.rule.clause}, {irr.rule.consequence.value})")
             return
         self.panel.selected = None
-        payload = {"round": rnd.play.number, "spot": spot, "decision": str(decision)}
+        payload = {"round": rnd.current.number, "spot": spot, "decision": str(decision)}
         out.journal(R.DECISION, payload)
         out.publish("decision", **payload)
         rnd.advance(out)
@@ -231,20 +233,20 @@ class Commands:
         if rnd.state != m.RESULT:
             raise Refusal(f"no result to confirm ({rnd.text()} is {rnd.state})")
         rnd.settle(out)
-        out.answer(True, f"round {rnd.play.number} settled")
+        out.answer(True, f"round {rnd.current.number} settled")
 
     def misdeal(self, args: Mapping, out: Out) -> None:
         rnd = self.round
         if rnd.state == m.HELD:
             raise Refusal(f"{rnd.text()} is already held: the supervisor resolves it first")
-        if rnd.state not in rnd.holdable or not rnd.play.state.cards:
+        if rnd.state not in rnd.holdable or not rnd.current.state.cards:
             where = "already settled" if rnd.state == m.SETTLED else rnd.state
             raise Refusal(f"no dealt round to hold ({rnd.text()} is {where})")
         hand = str(args.get("hand") or "a hand")
         rule = self.game.rule(K.WRONG_HAND_SIZE)
         consequence = rnd.irregular(out, rule, f"the dealer reports that {hand} got the wrong number of cards",
-                                    {"hand": hand, "round_cards": rnd.play.cards_json()})
-        out.answer(True, f"round {rnd.play.number}: {consequence} ({rule.clause})")
+                                    {"hand": hand, "round_cards": rnd.current.cards_json()})
+        out.answer(True, f"round {rnd.current.number}: {consequence} ({rule.clause})")
 
     # ------------------------------------------------------------ the supervisor
 
@@ -268,7 +270,7 @@ class Commands:
             raise Refusal("name the irregularity (kind=...) so that the void cites its clause; "
                           "without one, only a held round or one with an irregularity can be voided")
         reason = str(args.get("reason") or "voided by the supervisor")
-        number = rnd.play.number
+        number = rnd.current.number
         rnd.void(out, rule, reason, {"supervisor": True}, by="supervisor")
         out.answer(True, f"round {number} void ({rule.clause})")
 
@@ -281,9 +283,9 @@ class Commands:
             return
         if rnd.state != m.HELD:
             raise Refusal(f"nothing is held ({rnd.text()} is {rnd.state})")
-        hold = self.holds.current
+        hold = self.holds.held
         if hold.need == "counter":
-            raise Refusal(f"round {rnd.play.number} waits for the shoe's draw counter (local ruling L4): "
+            raise Refusal(f"round {rnd.current.number} waits for the shoe's draw counter (local ruling L4): "
                           "the shoe heard again resumes it (a card it dealt unheard is then keyed in here, "
                           "ruling 24), or the supervisor voids it")
         waiting = [replace(a, replayed=True) for a in hold.pending]
@@ -293,7 +295,7 @@ class Commands:
             drain, how = self._ordered_cards(args, waiting)
         else:
             drain, how = waiting, "the supervisor confirmed the hands as reconstructed"
-        number = rnd.play.number
+        number = rnd.current.number
         if rnd.resume(out, how, drain):
             self.cards.drain(out, drain)
         out.answer(True, f"round {number} resumed ({how})", state=rnd.state)
@@ -321,11 +323,11 @@ class Commands:
         if "order" in args:
             order = _cards(args["order"], "order")
             if Counter(order) != Counter(a.card for a in group):
-                raise Refusal(f"order must name the cards drawn together: {', '.join(a.text for a in group)}")
+                raise Refusal(f"order must name the cards drawn together: {', '.join(a.label for a in group)}")
             by_card = {a.card: a for a in group}
             group = [by_card[card] for card in order]
         ordered = [replace(a, double_draw=False) for a in group]
-        return ordered + rest, f"the supervisor confirmed the order {', '.join(a.text for a in ordered)}"
+        return ordered + rest, f"the supervisor confirmed the order {', '.join(a.label for a in ordered)}"
 
     def _key_in_burn_card(self, args: Mapping, out: Out) -> None:
         cards = _cards(args.get("card"), "card")

@@ -18,7 +18,7 @@ class Unheard:
     """`count` cards left the shoe unheard after the last one heard (`last`)."""
 
     count: int
-    last: int | None
+    last: int
 
 
 @dataclass(frozen=True)

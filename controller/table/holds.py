@@ -43,6 +43,11 @@ class Arrival:
     def text(self) -> str | None:
         return None if self.card is None else str(self.card)
 
+    @property
+    def label(self) -> str:
+        """The card in a message: its name, or "an unread card"."""
+        return self.text or "an unread card"
+
     def to_json(self) -> dict:
         return {"card": self.text, "code": self.code, "draw_counter": self.draw_counter,
                 "double_draw": self.double_draw, "misread": self.misread}
@@ -111,6 +116,13 @@ class Holding:
         else:
             void_rule = as_void(rule)
         self.current = Hold(rule, detail, need, state, void_rule, pending, keyed)
+        return self.current
+
+    @property
+    def held(self) -> Hold:
+        """The hold in force, where the round machine's state says the round is held."""
+        if self.current is None:
+            raise RuntimeError("the round is not held")
         return self.current
 
     def waits_for(self, need: str) -> bool:

@@ -80,7 +80,7 @@ def round_spec(shape: GameShape) -> tuple[list[str], list[dict]]:
     states = [IDLE, BETTING, BETS_CLOSED, *playing, RESULT, SETTLED, VOID, HELD]
     holdable = [BETS_CLOSED, *playing, RESULT]
     after_deal = playing  # the initial deal comes first (Deal.initial); then draws and decisions in any order
-    transitions = [
+    transitions: list[dict] = [
         dict(trigger="open_round", source=list(ROUND_CLOSED), dest=BETTING, conditions="shoe_ready"),
         dict(trigger="close_bets", source=BETTING, dest=BETS_CLOSED, conditions="shoe_link_up"),
         dict(trigger="deal", source=[BETS_CLOSED, DEALING], dest=DEALING),

@@ -74,7 +74,8 @@ class TableRecovery:
     def from_journal(cls, records: Iterable[tuple[str, Mapping]]) -> TableRecovery:
         """Fold the table's own journal records (kind, payload), oldest first. Records of other
         kinds (the daemon's device and command records) are skipped."""
-        last_round, spots, bank, brief, codes = 0, None, None, None, []
+        last_round, spots, bank, brief = 0, None, None, None
+        codes: list[int] = []  # cards out of the current shoe
         current: dict | None = None
         for kind, p in records:
             if isinstance(p.get("shoe_state"), Mapping):

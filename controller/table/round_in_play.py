@@ -7,7 +7,8 @@ which journals it and applies the game's consequence.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent
@@ -25,7 +26,7 @@ from controller.table.settings import SettingsError, TableSettings, check_spots
 from controller.table.shoe import Shoe
 from controller.table.timer import CardTimer
 from games.cards import CardError, card_from_code
-from games.round import Complete, Game, Irregular, IrregularityRule, Result, RoundResult
+from games.round import AwaitDecision, BetResult, Complete, Game, Irregular, IrregularityRule, RoundResult
 from games.round import Consequence as C
 from games.round import IrregularityKind as K
 
@@ -48,6 +49,7 @@ class RoundFlow:
     """The model the round machine drives: its `state`, and guards that read the components."""
 
     state: str
+    trigger: Callable[[str], bool]  # put on the model by transitions' Machine (machine.build)
 
     def __init__(self, shoe: Shoe, link: ShoeLink, holds: Holding, panel: Panel, bank: PlayerDealer | None):
         self._shoe, self._link, self._holds, self._panel, self._bank = shoe, link, holds, panel, bank
@@ -93,6 +95,13 @@ class RoundInPlay:
     def state(self) -> str:
         return self.flow.state
 
+    @property
+    def current(self) -> RoundPlay:
+        """The round in progress, where the machine's state says there is one."""
+        if self.play is None:
+            raise RuntimeError(f"no round has been played ({self.state})")
+        return self.play
+
     def is_open(self) -> bool:
         return self.play is not None and self.state not in m.ROUND_CLOSED
 
@@ -137,8 +146,8 @@ class RoundInPlay:
         round in progress it is noted (journaled, the error lamp blinks until the next round)."""
         in_round = self.is_open()
         evidence = evidence or self.table_evidence()
-        record = {
-            "round": self.play.number if in_round else None, "kind": rule.kind.value,
+        record: dict[str, Any] = {
+            "round": self.current.number if in_round else None, "kind": rule.kind.value,
             "clause": rule.clause, "consequence": rule.consequence.value if in_round else "noted",
             "detail": detail, "evidence": evidence or {}, "state": self.state,
         }
@@ -147,7 +156,7 @@ class RoundInPlay:
         if not in_round:
             self.notes.append(record)
             return "noted"
-        self.play.irregularities.append(record)
+        self.current.irregularities.append(record)
         self.last_rule = rule
         if rule.consequence is C.VOID:
             self.void(out, rule, detail, evidence)
@@ -172,7 +181,7 @@ class RoundInPlay:
             return
         hold = self.holds.start(rule, detail, self.state, pending, keyed)
         self.flow.trigger("hold")
-        out.publish("held", round=self.play.number, **hold.to_json())
+        out.publish("held", round=self.current.number, **hold.to_json())
 
     def resume(self, out: Out, how: str, drain: list[Arrival]) -> bool:
         """The hold is resolved (`how`): back to where the round stood. True when `drain`, the
@@ -181,7 +190,7 @@ class RoundInPlay:
         with self.holds.resolved() as hold:
             self.flow.trigger(m.resume_trigger(hold.resume_to))
         self.holds.release()
-        payload = {"round": self.play.number, "kind": hold.rule.kind.value, "clause": hold.rule.clause,
+        payload = {"round": self.current.number, "kind": hold.rule.kind.value, "clause": hold.rule.clause,
                    "how": how, "state": self.state}
         out.journal(R.ROUND_RESUMED, payload)
         out.publish("resumed", **payload)
@@ -197,7 +206,7 @@ class RoundInPlay:
         held = self.holds.release()
         if held is not None:
             evidence = {**evidence, "pending": [a.text for a in held.pending]}
-        play = self.play
+        play = self.current
         payload = {
             "round": play.number, "kind": rule.kind.value, "clause": rule.clause, "reason": detail,
             "evidence": evidence, "cards": play.cards_json(), "hands": play.hands(), "by": by,
@@ -211,19 +220,20 @@ class RoundInPlay:
 
     def advance(self, out: Out) -> None:
         """Fire the trigger for the game's next step."""
-        trigger = m.step_trigger(self.play.step())
+        play = self.current
+        step = play.step()
+        trigger = m.step_trigger(step)
         if (trigger, self.state) not in self.stays:
             self.flow.trigger(trigger)
         if trigger in ("deal", "draw"):
             self.timer.restart()
-        elif trigger == "ask":
-            awaited = self.play.awaited()
-            out.publish("decision_awaited", round=self.play.number, spot=awaited.spot, options=list(awaited.options))
+        elif isinstance(step, AwaitDecision):  # "ask"
+            out.publish("decision_awaited", round=play.number, spot=step.spot, options=list(step.options))
         else:
             self.result(out)
 
     def result(self, out: Out) -> None:
-        play = self.play
+        play = self.current
         try:
             result = self.game.result(play.state)
         except Irregular as irr:
@@ -250,16 +260,17 @@ class RoundInPlay:
         self.bet_outcomes = {key: bet.result.value for key, bet in result.bets.items()}
         self.spot_outcomes = {}
         for spot, fields in result.spots.items():
-            bets = fields.get("bets", fields) if hasattr(fields, "get") else {}
+            bets = fields.get("bets", fields)
             self.spot_outcomes[int(spot)] = {
-                key: bet.result.value for key, bet in bets.items() if hasattr(bet, "result") and isinstance(bet.result, Result)
+                key: bet.result.value for key, bet in (bets.items() if isinstance(bets, Mapping) else ())
+                if isinstance(bet, BetResult)
             }
 
     def settle(self, out: Out) -> None:
         self.flow.trigger("settle")
-        payload = {"round": self.play.number, "shoe_state": self.shoe.brief()}
+        payload = {"round": self.current.number, "shoe_state": self.shoe.brief()}
         out.journal(R.SETTLED, payload, durable=True)
-        out.publish("settled", round=self.play.number)
+        out.publish("settled", round=self.current.number)
         self.ended(out, settled=True)
 
     def ended(self, out: Out, settled: bool) -> None:
@@ -275,9 +286,9 @@ class RoundInPlay:
 
     def picture(self) -> dict[str, str]:
         """The whole lamp picture now."""
-        awaited = self.play.awaited() if self.state == m.AWAITING else None
+        awaited = self.current.awaited() if self.state == m.AWAITING else None
         return self.lamps.picture(
-            self.state, self.play.spots if self.is_open() else self.spots, awaited.spot if awaited else None,
+            self.state, self.current.spots if self.is_open() else self.spots, awaited.spot if awaited else None,
             self.bet_outcomes, self.spot_outcomes, noted=bool(self.notes))
 
     # ------------------------------------------------------------ after a restart
@@ -299,11 +310,11 @@ class RoundInPlay:
         self.play.bets_closed = r.bets_closed
         problem = None
         try:
-            for step in r.steps:
-                if step[0] == "card":
-                    self.play.add_card(card_from_code(step[1]))
+            for entry in r.steps:
+                if entry[0] == "card":
+                    self.play.add_card(card_from_code(entry[1]))
                 else:
-                    self.play.add_decision(step[1], step[2])
+                    self.play.add_decision(entry[1], entry[2])
         except (Irregular, CardError) as err:
             problem = f"the journaled round does not replay: {err}"
         step = self.play.step()

@@ -7,6 +7,8 @@ proves are the DrawCounter's (controller.table.draw_counter); the shoe reports i
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from controller.journal.kinds import RecordKind, ShoeEvent
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter
@@ -19,6 +21,7 @@ class ShoeFlow:
     """The model the shoe machine drives (its `state`)."""
 
     state: str
+    trigger: Callable[[str], bool]  # put on the model by transitions' Machine (machine.build)
 
 
 class Shoe:

@@ -73,7 +73,7 @@ class ShoeEvents:
         self.shoe.event(out, E.EMPTY)
         if self.round.cards_due():
             self.round.irregular(out, self.game.rule(K.INSUFFICIENT_CARDS),
-                                 f"the shoe reports empty with round {self.round.play.number} not complete")
+                                 f"the shoe reports empty with round {self.round.current.number} not complete")
         if not self.settings.deck_per_round and self.shoe.state in (m.IN_PLAY, m.CUT_CARD):
             self.shoe.finish()
             self.shoe.event(out, E.FINISHED, durable=True)

@@ -134,7 +134,7 @@ class Table:
         if not self.timer.expired(inp.name, self.state):
             out.journal(R.TIMER, {"name": inp.name, "ignored": f"no card timer runs now ({self.state})"})
             return
-        play = self.round.play
+        play = self.round.current
         step = play.step()
         self.round.irregular(out, self.game.rule(K.MISSING_CARD),
                              f"no card within {self.settings.card_timeout_s:g} s: card {len(play.state.cards) + 1} "

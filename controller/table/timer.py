@@ -26,12 +26,12 @@ class CardTimer:
 
     def effects(self, round_state: str) -> list[StartTimer | CancelTimer]:
         """Start, restart or cancel the timer for the round's state now."""
-        due = self.timeout_s is not None and round_state in _DUE_IN
+        due = self.timeout_s if round_state in _DUE_IN else None  # the timeout when a card is due now
         effects: list[StartTimer | CancelTimer] = []
-        if due and (self._restart or not self.running):
-            effects.append(StartTimer(NAME, float(self.timeout_s)))
+        if due is not None and (self._restart or not self.running):
+            effects.append(StartTimer(NAME, float(due)))
             self.running = True
-        elif not due and self.running:
+        elif due is None and self.running:
             effects.append(CancelTimer(NAME))
             self.running = False
         self._restart = False

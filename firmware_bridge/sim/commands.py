@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Collection
+from typing import Any
+
+# A command's values come from JSON or text and are checked where a handler reads them
+# (arg_int etc.); a reply's values are anything json.dumps takes.
+Command = dict[str, Any]
+Reply = dict[str, Any]
 
 
 class CommandError(ValueError):
     """A command that cannot be carried out; the message goes back as {"ok": false, "error": ...}."""
 
 
-def parse_json_line(line: str) -> dict:
+def parse_json_line(line: str) -> Command:
     try:
         command = json.loads(line)
     except json.JSONDecodeError as error:
@@ -25,7 +32,7 @@ def parse_json_line(line: str) -> dict:
     return command
 
 
-def parse_text_line(line: str, positional: dict[str, tuple[str, ...]]) -> dict | None:
+def parse_text_line(line: str, positional: dict[str, tuple[str, ...]]) -> Command | None:
     """`draw 4` -> {"cmd": "draw", "n": "4"}; None for a blank line or a # comment."""
     try:
         words = shlex.split(line, comments=True)
@@ -33,7 +40,7 @@ def parse_text_line(line: str, positional: dict[str, tuple[str, ...]]) -> dict |
         raise CommandError(f"cannot split {line.strip()!r}: {error}") from None
     if not words:
         return None
-    command: dict = {"cmd": words[0]}
+    command: Command = {"cmd": words[0]}
     names = list(positional.get(words[0], ()))
     for word in words[1:]:
         key, sep, value = word.partition("=")
@@ -46,7 +53,7 @@ def parse_text_line(line: str, positional: dict[str, tuple[str, ...]]) -> dict |
     return command
 
 
-def arg_int(command: dict, name: str, default: int | None = None, low: int | None = None,
+def arg_int(command: Command, name: str, default: int | None = None, low: int | None = None,
             high: int | None = None) -> int:
     value = command.get(name, default)
     if value is None:
@@ -62,7 +69,7 @@ def arg_int(command: dict, name: str, default: int | None = None, low: int | Non
     return number
 
 
-def arg_float(command: dict, name: str, default: float) -> float:
+def arg_float(command: Command, name: str, default: float) -> float:
     value = command.get(name, default)
     try:
         number = float(value)
@@ -73,7 +80,7 @@ def arg_float(command: dict, name: str, default: float) -> float:
     return number
 
 
-def arg_bool(command: dict, name: str, default: bool | None = None) -> bool:
+def arg_bool(command: Command, name: str, default: bool | None = None) -> bool:
     value = command.get(name, default)
     if isinstance(value, bool):
         return value
@@ -84,12 +91,12 @@ def arg_bool(command: dict, name: str, default: bool | None = None) -> bool:
     raise CommandError(f"{command['cmd']}: {name}={value!r} is not on/off")
 
 
-def arg_choice(command: dict, name: str, choices) -> str:
+def arg_choice(command: Command, name: str, choices: Collection[str]) -> str:
     value = command.get(name)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise CommandError(f"{command['cmd']}: {name}={value!r} is not one of {', '.join(choices)}")
     return value
 
 
-def reply_line(reply: dict) -> bytes:
+def reply_line(reply: Reply) -> bytes:
     return (json.dumps(reply, separators=(",", ":"), sort_keys=False) + "\n").encode()

@@ -10,15 +10,20 @@ import os
 import selectors
 import socket
 import sys
+from collections.abc import Callable
+from typing import BinaryIO
+
+# A complete line and how to answer it (the reply is one encoded JSON line).
+LineHandler = Callable[[str, Callable[[bytes], None]], None]
 
 
 class ControlServer:
     """JSON lines over a Unix stream socket; any number of clients, one reply per line."""
 
-    def __init__(self, path: str, selector: selectors.BaseSelector, on_line):
+    def __init__(self, path: str, selector: selectors.BaseSelector, on_line: LineHandler):
         self.path = os.path.abspath(path)
         self._selector = selector
-        self._on_line = on_line  # (line: str, reply: callable(bytes)) -> None
+        self._on_line = on_line
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
         if os.path.exists(self.path):
             os.unlink(self.path)  # a stale socket from a killed simulator
@@ -82,7 +87,7 @@ class ControlServer:
 class StdinScript:
     """Text command lines from stdin, held back while the script sleeps or waits."""
 
-    def __init__(self, selector: selectors.BaseSelector, stream=None):
+    def __init__(self, selector: selectors.BaseSelector, stream: BinaryIO | None = None):
         self._stream = stream or sys.stdin.buffer
         self._fd = self._stream.fileno()
         self._selector = selector

@@ -15,6 +15,9 @@ import selectors
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
+from types import FrameType
+from typing import BinaryIO, TextIO
 
 from firmware_bridge.auth import key_id, load_key
 from firmware_bridge.enums import DeviceKind, ErrorCode
@@ -22,6 +25,7 @@ from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
     Delivered,
+    LinkEvent,
     PeerRebooted,
     PeerSilent,
     ProtocolViolation,
@@ -31,7 +35,9 @@ from firmware_bridge.link_events import (
 )
 from firmware_bridge.messages import Error, Hello, Message
 from firmware_bridge.sim.commands import (
+    Command,
     CommandError,
+    Reply,
     arg_bool,
     arg_choice,
     arg_float,
@@ -72,7 +78,8 @@ class VirtualDevice:
     TEXT_ARGS: dict[str, tuple[str, ...]] = {}
     DEVICE_FAULTS: tuple[str, ...] = ()
 
-    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+    def __init__(self, options: argparse.Namespace, stdin: BinaryIO | None = None,
+                 stdout: TextIO | None = None):
         self.options = options
         self.rng = random.Random()  # boot ids and garbage; a shoe's shuffle has its own seed
         self.out = stdout or sys.stdout
@@ -101,10 +108,10 @@ class VirtualDevice:
     def on_message(self, msg: Message, now: float) -> None:
         self.send(Error(ErrorCode.UNSUPPORTED, f"{self.NAME} does not handle {type(msg).__name__}"), now)
 
-    def on_reboot(self, command: dict) -> None:
+    def on_reboot(self, command: Command) -> None:
         """Device state a reboot clears (the link and clock are done here)."""
 
-    def device_state(self) -> dict:
+    def device_state(self) -> Reply:
         return {}
 
     def next_device_timer(self) -> float | None:
@@ -114,10 +121,10 @@ class VirtualDevice:
         """A device whose next_device_timer() says when runs its timed work here (the shoe's
         auto-deal); devices without timers never get this call."""
 
-    def device_fault(self, kind: str, command: dict, now: float) -> dict:
+    def device_fault(self, kind: str, command: Command, now: float) -> Reply:
         raise CommandError(f"fault: unknown kind {kind!r}")
 
-    def forged_message(self, command: dict, now: float) -> Message:
+    def forged_message(self, command: Command, now: float) -> Message:
         """What `fault forge` injects, as if from this device (the shoe: a card)."""
         raise CommandError(f"fault: forge: the {self.NAME} simulator has nothing to forge")
 
@@ -132,7 +139,7 @@ class VirtualDevice:
     # ------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        def stop(signum, frame):
+        def stop(signum: int, frame: FrameType | None) -> None:
             raise _Stop()
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
@@ -153,7 +160,7 @@ class VirtualDevice:
         ready.update(self.ready_details())
         self.print_line(json.dumps(ready))
 
-    def ready_details(self) -> dict:
+    def ready_details(self) -> Reply:
         return {}
 
     def print_line(self, text: str) -> None:
@@ -188,8 +195,8 @@ class VirtualDevice:
             return 0.0
         if self._script_waiting:
             times.append(now + 0.05)
-        times = [t for t in times if t is not None]
-        return max(0.0, min(times) - now) if times else None
+        due = [t for t in times if t is not None]
+        return max(0.0, min(due) - now) if due else None
 
     def _sync_pty_registration(self, now: float) -> None:
         """Listen to the pty only while plugged in and not stalled (a stalled MCU reads nothing)."""
@@ -219,14 +226,14 @@ class VirtualDevice:
         if frames:
             self.port.write(b"".join(frames))
 
-    def _handle(self, events, now: float) -> None:
+    def _handle(self, events: Iterable[LinkEvent], now: float) -> None:
         for event in events:
             if isinstance(event, Delivered):
                 self.on_message(event.msg, now)
             else:
                 self._note(event)
 
-    def _note(self, event) -> None:
+    def _note(self, event: LinkEvent) -> None:
         if isinstance(event, (Connected, PeerRebooted)):
             text = f"session with host boot {event.hello.boot_id:#010x}"
         elif isinstance(event, SendFailed):
@@ -246,7 +253,7 @@ class VirtualDevice:
 
     # ------------------------------------------------------------ commands
 
-    def _open_script(self, stream) -> StdinScript | None:
+    def _open_script(self, stream: BinaryIO | None) -> StdinScript | None:
         stream = stream if stream is not None else sys.stdin.buffer
         try:
             return StdinScript(self.selector, stream)
@@ -283,7 +290,7 @@ class VirtualDevice:
             self.print_line(reply_line(self.execute(command)).decode().rstrip())
             now = time.monotonic()
 
-    def _on_control_line(self, line: str, reply) -> None:
+    def _on_control_line(self, line: str, reply: Callable[[bytes], None]) -> None:
         try:
             command = parse_json_line(line)
         except CommandError as error:
@@ -291,7 +298,7 @@ class VirtualDevice:
             return
         reply(reply_line(self.execute(command)))
 
-    def execute(self, command: dict) -> dict:
+    def execute(self, command: Command) -> Reply:
         """Run one command; the reply is always a dict with "ok"."""
         now = time.monotonic()
         name = command["cmd"]
@@ -308,7 +315,7 @@ class VirtualDevice:
         self.flush()
         return {"ok": True, **result}
 
-    def cmd_state(self, command: dict, now: float) -> dict:
+    def cmd_state(self, command: Command, now: float) -> Reply:
         return {"device": self.NAME, "connected": self.link.connected, "plugged": self.port.plugged,
                 "link_path": self.port.link_path, "pty": self.port.tty_name,
                 "boot_id": self.link.local.boot_id, "stalled": self.stalled, "key_id": self.key_id,
@@ -316,11 +323,11 @@ class VirtualDevice:
                 "link": self.link.link_stats(), "faults_applied": self.faults.applied, "forged": self.faults.forged,
                 "dropped_bytes": self.port.dropped_bytes, "log": self.log[-5:], **self.device_state()}
 
-    def cmd_quit(self, command: dict, now: float) -> dict:
+    def cmd_quit(self, command: Command, now: float) -> Reply:
         self.running = False
         return {}
 
-    def cmd_fault(self, command: dict, now: float) -> dict:
+    def cmd_fault(self, command: Command, now: float) -> Reply:
         kind = command.get("kind")
         if kind in FAULT_VALUE_NAMES and "value" in command:
             command = {**command, FAULT_VALUE_NAMES[kind]: command["value"]}
@@ -353,7 +360,7 @@ class VirtualDevice:
         kinds = ", ".join(COMMON_FAULTS + self.DEVICE_FAULTS)
         raise CommandError(f"fault: kind={kind!r} is not one of {kinds}")
 
-    def _forge(self, command: dict, now: float) -> dict:
+    def _forge(self, command: Command, now: float) -> Reply:
         """Inject a frame the way someone at the line would: a good CRC, the SEQ the host
         expects next, no valid MAC; the link does not know of it."""
         how = arg_choice({**command, "how": command.get("how", "plain")}, "how", FORGERIES)
@@ -365,7 +372,7 @@ class VirtualDevice:
             self.faults.forged += 1
         return {"forged": type(msg).__name__, "seq": seq, "how": how}
 
-    def _reboot(self, command: dict, now: float) -> dict:
+    def _reboot(self, command: Command, now: float) -> Reply:
         arg_bool(command, "clear_counter", False)  # checked here, used by the shoe
         self.link.reset(self.rng.getrandbits(32))
         self.boot_time = now
@@ -383,7 +390,7 @@ class VirtualDevice:
         self.selector.close()
 
 
-def run_device(device_class, parser: argparse.ArgumentParser, argv) -> int:
+def run_device(device_class: type[VirtualDevice], parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     options = parser.parse_args(argv)
     try:
         device = device_class(options)

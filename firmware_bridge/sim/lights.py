@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from typing import BinaryIO, TextIO
 
 from firmware_bridge.enums import DeviceKind, ErrorCode, LampPattern
 from firmware_bridge.messages import (
@@ -26,7 +28,7 @@ from firmware_bridge.messages import (
     Message,
     StatusQuery,
 )
-from firmware_bridge.sim.commands import CommandError, arg_int
+from firmware_bridge.sim.commands import Command, CommandError, Reply, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
 
 MAX_LAMPS = 239  # the most one LAMP_REPORT frame carries
@@ -38,7 +40,8 @@ class Lights(VirtualDevice):
     NAME = "lights"
     TEXT_ARGS = {"lamp": ("id",)}
 
-    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+    def __init__(self, options: argparse.Namespace, stdin: BinaryIO | None = None,
+                 stdout: TextIO | None = None):
         if not 1 <= options.lamps <= MAX_LAMPS:
             raise CommandError(f"--lamps {options.lamps}: 1..{MAX_LAMPS} (one LAMP_REPORT frame)")
         self.lamps = [LampPattern.OFF] * options.lamps
@@ -79,14 +82,14 @@ class Lights(VirtualDevice):
         lit = " ".join(f"{i}={name}" for i, name in self.lit().items())
         return f"lamps: {lit or 'all off'}"
 
-    def cmd_lamp(self, command: dict, now: float) -> dict:
+    def cmd_lamp(self, command: Command, now: float) -> Reply:
         lamp = arg_int(command, "id", None, 0, len(self.lamps) - 1)
         return {"lamp": lamp, "pattern": self.lamps[lamp].name.lower()}
 
-    def on_reboot(self, command: dict) -> None:
+    def on_reboot(self, command: Command) -> None:
         self._set({i: LampPattern.OFF for i in range(len(self.lamps))})
 
-    def device_state(self) -> dict:
+    def device_state(self) -> Reply:
         return {"lamps": [p.name.lower() for p in self.lamps], "lit": self.lit(), "changes": self.changes,
                 "changed_at": self.changed_at}
 
@@ -101,7 +104,7 @@ def build_parser(prog: str = "tablectl sim lights") -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     return run_device(Lights, build_parser(), argv)
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from typing import BinaryIO, TextIO
 
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Button, Key, Message, PanelStatus, StatusQuery
-from firmware_bridge.sim.commands import CommandError, arg_bool, arg_int
+from firmware_bridge.sim.commands import Command, CommandError, Reply, arg_bool, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
 
 MAX_BUTTONS = 256
@@ -29,7 +31,8 @@ class Panel(VirtualDevice):
     NAME = "panel"
     TEXT_ARGS = {"press": ("button",), "release": ("button",), "click": ("button",), "key": ("on",)}
 
-    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+    def __init__(self, options: argparse.Namespace, stdin: BinaryIO | None = None,
+                 stdout: TextIO | None = None):
         if not 1 <= options.buttons <= MAX_BUTTONS:
             raise CommandError(f"--buttons {options.buttons}: 1..{MAX_BUTTONS}")
         self.buttons = options.buttons
@@ -43,10 +46,10 @@ class Panel(VirtualDevice):
         else:
             super().on_message(msg, now)
 
-    def _button(self, command: dict) -> int:
+    def _button(self, command: Command) -> int:
         return arg_int(command, "button", None, 0, self.buttons - 1)
 
-    def cmd_press(self, command: dict, now: float) -> dict:
+    def cmd_press(self, command: Command, now: float) -> Reply:
         button = self._button(command)
         if button in self.pressed:
             raise CommandError(f"press: button {button} is already down")
@@ -54,7 +57,7 @@ class Panel(VirtualDevice):
         self.send(Button(button, True), now)
         return {"pressed": sorted(self.pressed)}
 
-    def cmd_release(self, command: dict, now: float) -> dict:
+    def cmd_release(self, command: Command, now: float) -> Reply:
         button = self._button(command)
         if button not in self.pressed:
             raise CommandError(f"release: button {button} is not down")
@@ -62,11 +65,11 @@ class Panel(VirtualDevice):
         self.send(Button(button, False), now)
         return {"pressed": sorted(self.pressed)}
 
-    def cmd_click(self, command: dict, now: float) -> dict:
+    def cmd_click(self, command: Command, now: float) -> Reply:
         self.cmd_press(command, now)
         return self.cmd_release(command, now)
 
-    def cmd_key(self, command: dict, now: float) -> dict:
+    def cmd_key(self, command: Command, now: float) -> Reply:
         on = arg_bool(command, "on")
         if on == self.key_on:
             raise CommandError(f"key: the key is already {'on' if on else 'off'}")
@@ -74,11 +77,11 @@ class Panel(VirtualDevice):
         self.send(Key(on), now)
         return {"key_on": on}
 
-    def forged_message(self, command: dict, now: float) -> Message:
+    def forged_message(self, command: Command, now: float) -> Message:
         """A press nobody made (default: button 0)."""
         return Button(arg_int(command, "button", 0, 0, 255), True)
 
-    def device_state(self) -> dict:
+    def device_state(self) -> Reply:
         return {"buttons": self.buttons, "pressed": sorted(self.pressed), "key_on": self.key_on}
 
 
@@ -92,7 +95,7 @@ def build_parser(prog: str = "tablectl sim panel") -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     return run_device(Panel, build_parser(), argv)
 
 

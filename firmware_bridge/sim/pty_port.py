@@ -33,19 +33,19 @@ class PtyPort:
         os.set_blocking(master, False)
         self.master, self._slave = master, slave
         self.tty_name = os.ttyname(slave)
-        self._publish()
+        self._publish(self.tty_name)
 
-    def _publish(self) -> None:
+    def _publish(self, tty_name: str) -> None:
         """Point the link at the new pty in one step: the path never names a stale device."""
         os.makedirs(os.path.dirname(self.link_path), exist_ok=True)
         temporary = f"{self.link_path}.{os.getpid()}.tmp"
         if os.path.lexists(temporary):
             os.unlink(temporary)
-        os.symlink(self.tty_name, temporary)
+        os.symlink(tty_name, temporary)
         os.replace(temporary, self.link_path)
 
     def unplug(self) -> None:
-        if not self.plugged:
+        if self.master is None or self._slave is None:  # not plugged (the two are set together)
             return
         self._unlink()
         for fd in (self.master, self._slave):
@@ -62,7 +62,7 @@ class PtyPort:
                 raise
 
     def read(self) -> bytes:
-        if not self.plugged:
+        if self.master is None:  # unplugged
             return b""
         try:
             return os.read(self.master, 4096)
@@ -74,7 +74,7 @@ class PtyPort:
             raise
 
     def write(self, data: bytes) -> None:
-        if not self.plugged:
+        if self.master is None:  # unplugged
             self.dropped_bytes += len(data)
             return
         view = memoryview(data)

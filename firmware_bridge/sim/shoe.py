@@ -34,12 +34,14 @@ import random
 import sys
 import time
 from collections import deque
+from collections.abc import Sequence
+from typing import BinaryIO, TextIO
 
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import CardRead, Message, ShoeStatus, StatusQuery
-from firmware_bridge.sim.commands import CommandError, arg_bool, arg_int
+from firmware_bridge.sim.commands import Command, CommandError, Reply, arg_bool, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
-from games.cards import JOKER_CODE, CardError, DeckKind, card_from_code, parse_card
+from games.cards import JOKER_CODE, Card, CardError, DeckKind, card_from_code, parse_card
 
 FOREIGN_DEFAULTS = {  # a real card of another deck kind
     DeckKind.STANDARD52: JOKER_CODE,
@@ -48,7 +50,7 @@ FOREIGN_DEFAULTS = {  # a real card of another deck kind
 }
 
 
-def shuffled_shoe(kind: DeckKind, decks: int, seed: int) -> list:
+def shuffled_shoe(kind: DeckKind, decks: int, seed: int) -> list[Card]:
     cards = [card for card in kind.cards for _ in range(decks)]
     random.Random(seed).shuffle(cards)
     return cards
@@ -60,7 +62,8 @@ class Shoe(VirtualDevice):
     TEXT_ARGS = {"draw": ("n",), "auto": ("ms",), "load": ("seed",)}
     DEVICE_FAULTS = ("double_draw", "foreign", "misread", "door_open", "door_close", "unheard", "remove", "insert")
 
-    def __init__(self, options: argparse.Namespace, stdin=None, stdout=None):
+    def __init__(self, options: argparse.Namespace, stdin: BinaryIO | None = None,
+                 stdout: TextIO | None = None):
         self.deck_kind = DeckKind(options.deck_kind)
         if options.decks < 1:
             raise CommandError(f"--decks {options.decks}: at least 1")
@@ -69,12 +72,12 @@ class Shoe(VirtualDevice):
         self.door_open = False
         self.present = True
         self._fill(options.cards, options.seed, options.cut_card, "--")
-        self.next_draw_faults: deque[tuple[str, dict]] = deque()
+        self.next_draw_faults: deque[tuple[str, dict[str, int]]] = deque()  # (kind, detail)
         self.auto_ms = options.auto_deal or 0
         self.next_auto: float | None = None
         super().__init__(options, stdin, stdout)
 
-    def _fill(self, cards: str | None, seed, cut_card: int | None, prefix: str) -> None:
+    def _fill(self, cards: str | None, seed: int | None, cut_card: int | None, prefix: str) -> None:
         """Put a shoe in: scripted `cards` in draw order, else `decks` decks shuffled with `seed`."""
         if cards is not None:
             try:
@@ -95,7 +98,7 @@ class Shoe(VirtualDevice):
     def empty(self) -> bool:
         return self.position >= len(self.cards)
 
-    def ready_details(self) -> dict:
+    def ready_details(self) -> Reply:
         return {"seed": self.seed, "cards": len(self.cards)}
 
     def status_message(self, now: float) -> ShoeStatus:
@@ -111,13 +114,13 @@ class Shoe(VirtualDevice):
 
     # ------------------------------------------------------------ dealing
 
-    def _card_out(self, code: int, now: float, **flags) -> dict:
+    def _card_out(self, code: int, now: float, **flags: bool) -> Reply:
         self.draw_counter = (self.draw_counter + 1) % (1 << 32)
         self.send(CardRead(code, self.draw_counter, self.device_ms(now), **flags), now)
         return {"code": f"0x{code:04x}", "counter": self.draw_counter,
                 **{name: True for name, on in flags.items() if on}}
 
-    def _next_real_card(self, now: float) -> object:
+    def _next_real_card(self, now: float) -> Card:
         if self.cut_card is not None and self.position == self.cut_card and not self.cut_card_seen:
             self.cut_card_seen = True
             self.send(self.status_message(now), now)
@@ -125,7 +128,7 @@ class Shoe(VirtualDevice):
         self.position += 1
         return card
 
-    def draw_one(self, now: float) -> list[dict]:
+    def draw_one(self, now: float) -> list[Reply]:
         fault, detail = self.next_draw_faults[0] if self.next_draw_faults else (None, {})
         if self.empty and fault != "foreign":
             raise CommandError(f"draw: the shoe is empty ({self.position} cards dealt)")
@@ -152,9 +155,9 @@ class Shoe(VirtualDevice):
             self.send(self.status_message(now), now)
         return drawn
 
-    def cmd_draw(self, command: dict, now: float) -> dict:
+    def cmd_draw(self, command: Command, now: float) -> Reply:
         count = arg_int(command, "n", 1, 1, 1000)
-        drawn = []
+        drawn: list[Reply] = []
         for _ in range(count):
             try:
                 drawn += self.draw_one(now)
@@ -166,7 +169,7 @@ class Shoe(VirtualDevice):
         self.flush()
         return {"drawn": drawn, "remaining": len(self.cards) - self.position, "written_at": written_at}
 
-    def cmd_load(self, command: dict, now: float) -> dict:
+    def cmd_load(self, command: Command, now: float) -> Reply:
         """A new shoe (or a shuffler's next deck) is loaded. The counter counts cards that
         leave the shoe, so it carries on; the new cut card position is not yet seen."""
         seed = arg_int(command, "seed", None, 0) if command.get("seed") is not None else None
@@ -179,12 +182,12 @@ class Shoe(VirtualDevice):
         self.send(self.status_message(now), now)
         return {"cards": len(self.cards), "seed": self.seed, "cut_card": self.cut_card}
 
-    def cmd_auto(self, command: dict, now: float) -> dict:
+    def cmd_auto(self, command: Command, now: float) -> Reply:
         self.auto_ms = arg_int(command, "ms", None, 0, 3_600_000)
         self.next_auto = None
         return {"auto_ms": self.auto_ms}
 
-    def cmd_status(self, command: dict, now: float) -> dict:
+    def cmd_status(self, command: Command, now: float) -> Reply:
         self.send(self.status_message(now), now)
         return {"draw_counter": self.draw_counter}
 
@@ -200,7 +203,7 @@ class Shoe(VirtualDevice):
 
     # ------------------------------------------------------------ faults and state
 
-    def device_fault(self, kind: str, command: dict, now: float) -> dict:
+    def device_fault(self, kind: str, command: Command, now: float) -> Reply:
         if kind in ("door_open", "door_close"):
             self.door_open = kind == "door_open"
             self.send(self.status_message(now), now)
@@ -209,7 +212,7 @@ class Shoe(VirtualDevice):
             self.present = kind == "insert"
             self.send(self.status_message(now), now)
             return {"present": self.present}
-        detail = {}
+        detail: dict[str, int] = {}
         if kind == "foreign":
             code = arg_int(command, "code", FOREIGN_DEFAULTS[self.deck_kind], 0, 0xFFFF)
             if _in_deck(code, self.deck_kind):
@@ -218,18 +221,18 @@ class Shoe(VirtualDevice):
         self.next_draw_faults.append((kind, detail))
         return {"next_draw": kind, **detail}
 
-    def forged_message(self, command: dict, now: float) -> Message:
+    def forged_message(self, command: Command, now: float) -> Message:
         """A card that never left the shoe, with the counter the next real one will have."""
         real = self.cards[self.position].code if not self.empty else None
         code = arg_int(command, "code", 0x0109 if real != 0x0109 else 0x0108, 0, 0xFFFF)
         return CardRead(code, (self.draw_counter + 1) % (1 << 32), self.device_ms(now), misread=code == 0)
 
-    def on_reboot(self, command: dict) -> None:
+    def on_reboot(self, command: Command) -> None:
         if arg_bool(command, "clear_counter", False):
             self.draw_counter = 0
         self.next_auto = None
 
-    def device_state(self) -> dict:
+    def device_state(self) -> Reply:
         return {"draw_counter": self.draw_counter, "dealt": self.position,
                 "remaining": len(self.cards) - self.position, "door_open": self.door_open, "present": self.present,
                 "cut_card": self.cut_card, "cut_card_seen": self.cut_card_seen, "empty": self.empty,
@@ -264,7 +267,7 @@ def build_parser(prog: str = "tablectl sim shoe") -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     return run_device(Shoe, build_parser(), argv)
 
 

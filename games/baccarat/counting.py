@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.baccarat.coup import Coup
@@ -57,9 +58,17 @@ def total_prefixes(counts: tuple[int, ...]) -> int:
 _HAND_PAIRS = tuple((a, b, 1 if a == b else 2) for a in POINTS for b in range(a, 10))
 
 
-def _initial_moments(c: tuple[int, ...]):
-    """(P, B) -> [S0, S1, S2] over the initial four cards; also the four-4s weight."""
-    moments: dict[tuple[int, int], list] = {}
+@dataclass(slots=True)
+class _Moments:
+    """S0, S1[v] and S2[v][u] of the initial four cards that give one (P, B)."""
+    s0: int = 0
+    s1: list[int] = field(default_factory=lambda: [0] * 10)
+    s2: list[list[int]] = field(default_factory=lambda: [[0] * 10 for _ in POINTS])
+
+
+def _initial_moments(c: tuple[int, ...]) -> tuple[dict[tuple[int, int], _Moments], int]:
+    """(P, B) -> its moments over the initial four cards; also the four-4s weight."""
+    moments: dict[tuple[int, int], _Moments] = {}
     for a, b, orders_p in _HAND_PAIRS:
         for x, y, orders_b in _HAND_PAIRS:
             used = Counter((a, b, x, y))
@@ -69,13 +78,13 @@ def _initial_moments(c: tuple[int, ...]):
             if not w:
                 continue
             key = ((a + b) % 10, (x + y) % 10)
-            if key not in moments:
-                moments[key] = [0, [0] * 10, [[0] * 10 for _ in POINTS]]
-            m = moments[key]
-            m[0] += w
+            m = moments.get(key)
+            if m is None:
+                m = moments[key] = _Moments()
+            m.s0 += w
             for v, k in used.items():
-                m[1][v] += w * k
-                row = m[2][v]
+                m.s1[v] += w * k
+                row = m.s2[v]
                 for u, j in used.items():
                     row[u] += w * k * j
     return moments, falling(c[4], 4)
@@ -90,10 +99,11 @@ def coup_counts(counts: tuple[int, ...]) -> dict[Coup, int]:
     n = sum(counts)
     if n < ROUND_PREFIX:
         raise ValueError(f"a shoe of {n} cards cannot deal a round of {ROUND_PREFIX}")
-    out: Counter = Counter()
+    out: Counter[Coup] = Counter()
     moments, four_fours = _initial_moments(counts)
     rest2, rest1 = falling(n - 4, 2), n - 5  # ways to fill unused positions 5-6, or 6
-    for (p, b), (s0, s1, s2) in moments.items():
+    for (p, b), m in moments.items():
+        s0, s1, s2 = m.s0, m.s1, m.s2
         if is_natural(p, b) or not (player_draws(p, b) or banker_draws(p, b, None)):
             out[Coup(p, b, 2, 2)] += s0 * rest2
         elif not player_draws(p, b):  # the player stands, the banker draws

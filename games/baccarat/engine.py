@@ -24,7 +24,6 @@ from games.round import (
     IrregularityRule,
     RoundResult,
     RoundState,
-    Step,
     Wager,
     win,
 )
@@ -76,7 +75,7 @@ class BaccaratGame(Game):
         """§5.3 voids a double draw during the initial deal only; later, local ruling L6."""
         return self.rule(K.DOUBLE_DRAW) if initial else self._late_double_draw
 
-    def next_step(self, state: RoundState) -> Step:
+    def next_step(self, state: RoundState) -> Deal | Complete:  # baccarat asks no decisions
         dealt = len(state.cards)
         if dealt < len(INITIAL_ORDER):
             return Deal(INITIAL_ORDER[dealt], dealt // 2, initial=True)
@@ -131,5 +130,5 @@ class BaccaratGame(Game):
         hands = {PLAYER: tuple(player), BANKER: tuple(banker)}
         for key, (hand, judge) in self.pair_wagers.items():
             outcomes[key] = judge(*hands[hand][:2])
-        return {key: LOSE if outcomes[key] is None else win(wager, outcomes[key])
+        return {key: LOSE if (outcome := outcomes[key]) is None else win(wager, outcome)
                 for key, wager in self.wagers.items()}

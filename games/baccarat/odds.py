@@ -7,7 +7,7 @@ included) plus "lose", so each bet's counts sum to the total.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from games.analysis import BetOdds, OddsReport, bet_odds
@@ -55,13 +55,13 @@ def main_bets_for(game: BaccaratGame, counts: tuple[int, ...], keys: Mapping[str
 
 
 def pair_bet_odds(game: BaccaratGame, odds_key: str, wager_key: str, judge: PairJudge, decks: int,
-                  notes=()) -> BetOdds:
+                  notes: Iterable[str] = ()) -> BetOdds:
     """A wager on one hand's first two cards, from a full shoe."""
     return pair_bet_odds_for(game, odds_key, wager_key, judge, game.deck_kind.shoe(decks), notes)
 
 
 def pair_bet_odds_for(game: BaccaratGame, odds_key: str, wager_key: str, judge: PairJudge,
-                      composition: Mapping[Card, int], notes: tuple[str, ...] = ()) -> BetOdds:
+                      composition: Mapping[Card, int], notes: Iterable[str] = ()) -> BetOdds:
     """A wager on one hand's first two cards, dealt from a shoe holding `composition` (card ->
     copies): every ordered pair of its physical cards, times the ways to fill the round's other
     four positions (the 6-card-prefix convention of `main_bets_for`)."""

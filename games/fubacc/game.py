@@ -159,8 +159,8 @@ class FuBacc(Game):
         order = tuple(sorted(state.spots, reverse=True))  # procedure 10: from the dealer's right
         spots, burned = {}, []
         for number, spot in enumerate(order, 1):
-            packet = state.hand(f"spot{spot}")
-            done = settle_spot(packet, state.decision_of(spot), up, dealer_total)
+            first, second, hit_card = packet = state.hand(f"spot{spot}")  # complete: PACKET cards
+            done = settle_spot((first, second, hit_card), state.decision_of(spot), up, dealer_total)
             spots[spot] = {
                 "settled": number,
                 "decision": done.decision,
@@ -195,7 +195,7 @@ def deal_slot(spots: tuple[int, ...], dealt: int) -> Deal:
     return Deal(hand, position)
 
 
-def _why(choice) -> str:
+def _why(choice: str) -> str:
     if choice == BONUS:
         return " (no natural 8 or 9, and not two monkeys against a dealer 9: procedures 12-15)"
     if choice in (HIT, STAY):

@@ -6,22 +6,15 @@ dealer hit): 52*51*50*49*48*47 equally likely cases. Lucky Monkey needs only the
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from games.analysis import OddsReport, bet_odds
+from games.analysis import BetOdds, OddsReport, bet_odds
 from games.fubacc.hands import lucky_monkey_line
-from games.fubacc.strategy import (
-    ACTIONS,
-    BONUS,
-    FOLD,
-    PLAY_HIT,
-    PLAY_STAY,
-    POINTS,
-    optimal_strategy_for,
-    point_counts,
-)
-from games.fubacc.wagers import ANTE, LUCKY_MONKEY, PLAY_MULTIPLE, TIE, bonus_net, showdown_net
+from games.fubacc.strategy import ACTIONS, PLAY_HIT, PLAY_STAY, POINTS, Choice, optimal_strategy_for, point_counts
+from games.fubacc.wagers import ANTE, BONUS, FOLD, LUCKY_MONKEY, PLAY_MULTIPLE, TIE, bonus_net, showdown_net
+from games.round import win
 
 ACTION_LETTERS = {BONUS: "B", PLAY_STAY: "S", PLAY_HIT: "H", FOLD: "F"}
 POINT_LABELS = ("M", "A", "2", "3", "4", "5", "6", "7", "8", "9")  # M: a monkey (10-K, 0 points)
@@ -50,7 +43,7 @@ def odds_for(counts: tuple[int, ...], decks: int, notes: tuple[str, ...] = ()) -
     )
 
 
-def _showdown_counts(choice) -> dict[str, int]:
+def _showdown_counts(choice: Choice) -> dict[str, int]:
     """win/lose/tie counts (over the unseen cards) of the hand as the strategy plays it."""
     s = choice.situation
     grid = s.hit if choice.action == PLAY_HIT else [s.stay if p == s.total else [0] * 10 for p in POINTS]
@@ -61,7 +54,7 @@ def _showdown_counts(choice) -> dict[str, int]:
     return out
 
 
-def _ante(choices):
+def _ante(choices: Sequence[Choice]) -> BetOdds:
     counts = dict.fromkeys(("fold", "win", "lose", "tie") + tuple(line.outcome for line in ANTE.lines[1:]), 0)
     action_cases = dict.fromkeys(ACTIONS, 0)
     for c in choices:
@@ -70,6 +63,8 @@ def _ante(choices):
         if c.action == FOLD:
             counts["fold"] += s.weight * s.unseen
         elif c.action == BONUS:
+            if s.bonus is None:  # the strategy offers a bonus only where the hand has one
+                raise AssertionError(f"a bonus chosen on {s.hand} against {s.up}, which has none")
             counts[s.bonus] += s.weight * s.unseen
         else:
             for outcome, n in _showdown_counts(c).items():
@@ -93,7 +88,7 @@ def _ante(choices):
     return replace(report, notes=notes)
 
 
-def _tie(choices):
+def _tie(choices: Sequence[Choice]) -> BetOdds:
     ties = alone = total = 0
     for c in choices:
         s = c.situation
@@ -101,7 +96,7 @@ def _tie(choices):
         final = s.hit if c.action == PLAY_HIT else None  # ruling 14: otherwise the original two
         ties += s.weight * (sum(final[p][p] for p in POINTS) if final else s.stay[s.total])
         alone += s.weight * s.stay[s.total]
-    win_net, lose_net = TIE.line("tie").pays.ratio, Fraction(-1)
+    win_net, lose_net = win(TIE, "tie").net(1), Fraction(-1)
     alone_edge = -(Fraction(alone, total) * win_net + Fraction(total - alone, total) * lose_net)
     notes = (
         "settled on the final hand as the optimal Ante strategy plays it (ruling 14)",
@@ -112,7 +107,7 @@ def _tie(choices):
                     total, notes)
 
 
-def _lucky_monkey(choices):
+def _lucky_monkey(choices: Sequence[Choice]) -> BetOdds:
     counts = {line.outcome: 0 for line in LUCKY_MONKEY.lines}
     total = 0
     for c in choices:
@@ -121,12 +116,12 @@ def _lucky_monkey(choices):
         line = lucky_monkey_line(s.monkeys, s.up)
         if line:
             counts[line] += s.weight
-    rows = [(o, str(LUCKY_MONKEY.line(o).pays), n, LUCKY_MONKEY.line(o).pays.ratio) for o, n in counts.items()]
+    rows = [(o, str(LUCKY_MONKEY.line(o).pays), n, win(LUCKY_MONKEY, o).net(1)) for o, n in counts.items()]
     rows.append(("lose", "lose", total - sum(counts.values()), Fraction(-1)))
     return bet_odds("lucky_monkey", rows, total, ("over the player's first two cards and the dealer's up card (ruling 13)",))
 
 
-def strategy_rows(choices) -> list[str]:
+def strategy_rows(choices: Sequence[Choice]) -> list[str]:
     """One text row per two-card hand (by points) against each up card: B S H F."""
     cells: dict[tuple[int, int], dict[int, str]] = {}
     for c in choices:

@@ -11,7 +11,7 @@ exact Fraction; the strategy takes the largest, ties going to the first of ACTIO
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -76,7 +76,7 @@ class Choice:
     values: Mapping[str, Fraction]  # expectation per unit Ante of every action allowed here
 
 
-def _ordered(counts, a: int, b: int, u: int) -> int:
+def _ordered(counts: Sequence[int], a: int, b: int, u: int) -> int:
     left = list(counts)
     ways = 1
     for p in (a, b, u):

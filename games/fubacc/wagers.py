@@ -72,7 +72,7 @@ def showdown_net(player_total: int, dealer_total: int) -> Fraction:
 
 
 def bonus_net(line: str) -> Fraction:
-    return ANTE.line(line).pays.ratio
+    return win(ANTE, line).net(1)
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def settle_spot(
     two, hit_card = packet[:2], packet[2]
     monkeys = two_monkeys(two)
     bets: dict[str, BetResult] = {}
-    hand = two
+    hand: tuple[Card, ...] = two
     if decisions[0] == PLAY_ON:
         if decisions[1] == HIT:
             hand = two + (hit_card,)
@@ -103,7 +103,10 @@ def settle_spot(
     elif decisions[0] == FOLD:
         bets["ante"] = LOSE  # fubacc procedure 7
     elif decisions[0] == BONUS:
-        bets["ante"] = win(ANTE, bonus_line(cards_total(two), monkeys, up.point))
+        bonus = bonus_line(cards_total(two), monkeys, up.point)
+        if bonus is None:  # the game refuses such a decision (procedures 12-15)
+            raise ValueError(f"bonus decided on {' '.join(map(str, two))} against {up}: the hand has no bonus")
+        bets["ante"] = win(ANTE, bonus)
     lucky = lucky_monkey_line(monkeys, up.point)
     bets["lucky_monkey"] = win(LUCKY_MONKEY, lucky) if lucky else LOSE
     total = cards_total(hand)

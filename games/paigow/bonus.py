@@ -11,8 +11,9 @@ one suit can).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from games.cards import Card
 from games.paigow.hands import ACE, CARD_INFO, JOKER_SUIT, WINDOWS, rank_bits
 
 # flags: one bit per thing seven cards can make
@@ -101,7 +102,7 @@ def suit_flags(suited: int, size: int, wild: bool, king_queen_elsewhere: bool) -
     return flags
 
 
-def seven_card_flags(cards) -> int:
+def seven_card_flags(cards: Iterable[Card]) -> int:
     """Everything seven cards can make (the best use of all seven, ruling 19)."""
     counts: dict[int, int] = {}
     suited = [0, 0, 0, 0]
@@ -131,7 +132,7 @@ def fortune_outcome_of(flags: int) -> str | None:
     return None
 
 
-def fortune_outcome(cards) -> str | None:
+def fortune_outcome(cards: Iterable[Card]) -> str | None:
     return fortune_outcome_of(seven_card_flags(cards))
 
 

@@ -18,27 +18,29 @@ checked against brute force on reduced decks (tests/games/paigow/test_paigow_bon
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import combinations
 from math import comb, prod
 from types import MappingProxyType
+from typing import TypeVar
 
 from games.cards import Card
-from games.paigow.bonus import rank_bits, rank_flags, suit_flags
-from games.paigow.hands import CARD_INFO, JOKER_SUIT
+from games.paigow.bonus import rank_flags, suit_flags
+from games.paigow.hands import CARD_INFO, JOKER_SUIT, rank_bits
 
 FULL_RANKS = tuple(range(2, 15))
 KING, QUEEN = 13, 12
+Outcome = TypeVar("Outcome")
 
 
-def _multisets(values: tuple[int, ...], size: int, cap: int | Mapping[int, int]):
+def _multisets(values: tuple[int, ...], size: int, cap: int | Mapping[int, int]) -> Iterator[dict[int, int]]:
     """Every {value: count} with counts <= cap (one for all, or per value) summing to size
     (zero counts left out)."""
     counts: dict[int, int] = {}
     caps = cap if isinstance(cap, Mapping) else dict.fromkeys(values, cap)
 
-    def walk(index: int, left: int):
+    def walk(index: int, left: int) -> Iterator[dict[int, int]]:
         if left == 0:
             yield dict(counts)
             return
@@ -68,12 +70,12 @@ def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
 
 @lru_cache(maxsize=8)
 def count_flags(ranks: tuple[int, ...] = FULL_RANKS, suits: int = 4, joker: bool = True,
-                hand_size: int = 7) -> MappingProxyType:
+                hand_size: int = 7) -> MappingProxyType[int, int]:
     """flags -> number of `hand_size`-card hands from the deck `ranks` x `suits` (+ joker).
     Cached (it is pure); the mapping is read-only."""
     if suits < 2:
         raise ValueError("the flush split needs at least two suits")
-    totals: Counter = Counter()
+    totals: Counter[int] = Counter()
     for wild in (False, True) if joker else (False,):
         naturals = hand_size - wild
         # 1. every hand by its ranks alone
@@ -143,9 +145,9 @@ def _move_flushes(totals: Counter[int], in_suit: tuple[int, ...], others: Mappin
                     totals[flags | plain] += ways
 
 
-def tally(counts: Mapping[int, int], classify) -> Counter:
+def tally(counts: Mapping[int, int], classify: Callable[[int], Outcome]) -> Counter[Outcome]:
     """Fold flag counts into outcome counts with `classify(flags) -> outcome`."""
-    out: Counter = Counter()
+    out: Counter[Outcome] = Counter()
     for flags, n in counts.items():
         out[classify(flags)] += n
     return out

@@ -82,7 +82,7 @@ class PaiGowGame(Game):
         cards = state.hand(f"spot{spot}")
         return (HOUSE,) + tuple(f"{a}+{b}" for a, b in combinations(cards, 2))
 
-    def with_card(self, state: RoundState, card) -> RoundState:
+    def with_card(self, state: RoundState, card: Card) -> RoundState:
         if not self.deck_kind.contains(card):
             raise Irregular(self.rule(K.FOREIGN_CARD), f"{card} is not a card of the pai gow deck (52 + joker)")
         if card in state.cards:

@@ -11,6 +11,7 @@ joker are Five Aces. A-2-3-4-5 is the lowest straight (ruling 18).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from games.cards import JOKER, STANDARD_SUITS, Card
@@ -57,14 +58,14 @@ def straight_top(mask: int, wild: bool) -> int:
     return 0
 
 
-def _pack(ranks) -> int:
+def _pack(ranks: Sequence[int]) -> int:
     packed = 0
     for rank in ranks:
         packed = (packed << 4) | rank
     return packed << 4 * (5 - len(ranks))
 
 
-def _grouped_value(values) -> int:
+def _grouped_value(values: Iterable[int]) -> int:
     """Value of five cards with no straight or flush: pairs, trips, quads, kickers."""
     counts: dict[int, int] = {}
     for v in values:
@@ -82,7 +83,7 @@ def _grouped_value(values) -> int:
     return category << 20 | _pack(order)
 
 
-def _made_value(values, suited: bool, wild: bool) -> int:
+def _made_value(values: list[int], suited: bool, wild: bool) -> int:
     """The best straight / flush / straight flush of four or five natural cards (+ joker); 0 if none."""
     mask = 0
     for v in values:
@@ -102,14 +103,16 @@ def _made_value(values, suited: bool, wild: bool) -> int:
     return 0
 
 
-def high_value(cards) -> int:
+def high_value(cards: Iterable[Card]) -> int:
     """The value of a five-card high hand (§3.9); compare values with < and ==."""
     return info_high_value([CARD_INFO[card] for card in cards])
 
 
-def info_high_value(infos) -> int:
+def info_high_value(infos: Iterable[tuple[int, int]]) -> int:
     """high_value over CARD_INFO tuples (the House Way's hot path: no Card hashing)."""
-    values, suits, wild = [], set(), False
+    values: list[int] = []
+    suits: set[int] = set()
+    wild = False
     for value, suit in infos:
         if suit == JOKER_SUIT:
             wild = True
@@ -127,7 +130,7 @@ def info_high_value(infos) -> int:
     return made or _grouped_value(values)
 
 
-def low_value(cards) -> int:
+def low_value(cards: Iterable[Card]) -> int:
     """The value of a two-card low hand (§3.10): a pair, else the two ranks high first.
     The joker is an Ace here (it cannot complete anything in two cards)."""
     first, second = (CARD_INFO[c][0] for c in cards)
@@ -196,6 +199,6 @@ def describe_low(low: int) -> str:
     return f"Pair of {first}s" if low >> 8 else f"{first}-{second}"
 
 
-def best_high_value(cards) -> int:
+def best_high_value(cards: Iterable[Card]) -> int:
     """The best five-card hand among any number of cards (used by tests and the bonus reference)."""
     return max(high_value(five) for five in combinations(cards, 5))

@@ -13,8 +13,10 @@ documented in docs/paigow.md.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import Any
 
 from games.cards import Card
 from games.paigow.hands import (
@@ -37,16 +39,16 @@ class Setting:
     low: tuple[Card, Card]
     rule: str  # the Appendix A row that decided it, e.g. "A.2 two pairs: split"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"high": [str(c) for c in self.high], "low": [str(c) for c in self.low]}
 
 
-def setting_from_low(cards, low, rule: str) -> Setting:
+def setting_from_low(cards: Iterable[Card], low: tuple[Card, Card], rule: str) -> Setting:
     """The setting with `low` (two of `cards`) in the low hand and the other five high."""
     rest = list(cards)
     for card in low:
         rest.remove(card)
-    return Setting(tuple(rest), tuple(low), rule)
+    return Setting(tuple(rest), low, rule)
 
 
 def _group(value: int) -> str:
@@ -59,7 +61,7 @@ class _Hand:
 
     __slots__ = ("cards", "infos", "values", "where", "order", "shape", "made")
 
-    def __init__(self, cards, infos):
+    def __init__(self, cards: tuple[Card, ...], infos: list[tuple[int, int]]):
         self.cards = cards
         self.infos = infos
         self.values = [value for value, _ in infos]
@@ -80,13 +82,13 @@ class _Hand:
         if first == second:
             pairs = list(combinations(self.where[first], 2))
         else:
-            pairs = [tuple(sorted(p)) for p in product(self.where[first], self.where[second])]
+            pairs = [(a, b) if a < b else (b, a) for a, b in product(self.where[first], self.where[second])]
         if len(pairs) > 1:  # max() keeps the first of equals: earliest cards win ties
             pairs.sort()
             pairs = [max(pairs, key=self._high_after)]
         return self.setting(*pairs[0], rule)
 
-    def _high_after(self, pair) -> int:
+    def _high_after(self, pair: tuple[int, int]) -> int:
         i, j = pair
         return info_high_value([x for k, x in enumerate(self.infos) if k != i and k != j])
 
@@ -99,7 +101,7 @@ class _Hand:
         """Appendix A.5: the highest low hand that leaves a straight, flush, straight flush or
         royal flush in the high hand (optionally only lows of `low_values`, or only pairs)."""
         values = self.values
-        lows = []
+        lows: list[tuple[int, int, int]] = []  # (-low value, i, j)
         for i, j in combinations(range(7), 2):
             if low_values and sorted((values[i], values[j])) != sorted(low_values):
                 continue
@@ -107,7 +109,8 @@ class _Hand:
                 continue
             lows.append((-info_low_value(values[i], values[j]), i, j))
         lows.sort()  # highest low first, then the order given: stop at the first low that works
-        best, best_high, best_low = None, -1, None
+        best: tuple[int, int] | None = None
+        best_high, best_low = -1, 0
         for low, i, j in lows:
             if best is not None and low != best_low:
                 break
@@ -117,7 +120,7 @@ class _Hand:
         return None if best is None else self.setting(*best, rule)
 
 
-def _has_straight_or_flush(infos) -> bool:
+def _has_straight_or_flush(infos: Iterable[tuple[int, int]]) -> bool:
     suits = [0, 0, 0, 0]
     mask, wild = 0, 0
     for value, suit in infos:
@@ -129,14 +132,15 @@ def _has_straight_or_flush(infos) -> bool:
     return max(suits) + wild >= 5 or straight_top(mask, bool(wild)) > 0
 
 
-def house_way(cards) -> Setting:
+def house_way(cards: Iterable[Card]) -> Setting:
     """Set seven cards by Appendix A. Raises ValueError unless given seven distinct pai gow cards."""
     cards = tuple(cards)
     if len(cards) != 7:
         raise ValueError(f"the House Way sets seven cards, not {len(cards)}")
-    infos = [CARD_INFO.get(card) for card in cards]
-    if None in infos:
-        raise ValueError(f"{cards[infos.index(None)]} is not a pai gow card")
+    try:
+        infos = [CARD_INFO[card] for card in cards]
+    except KeyError as unknown:
+        raise ValueError(f"{unknown.args[0]} is not a pai gow card") from None
     if len(set(infos)) != 7:
         raise ValueError(f"duplicate card {next(str(c) for c in cards if cards.count(c) > 1)}")
     hand = _Hand(cards, infos)
@@ -155,7 +159,10 @@ def house_way(cards) -> Setting:
     singles = hand.of_count(1)
     if hand.made:
         shape = "one pair" if pairs else "no pair"
-        return hand.keep_made_hand(f"A.5 {shape}: straight/flush high, highest low")
+        kept = hand.keep_made_hand(f"A.5 {shape}: straight/flush high, highest low")
+        if kept is None:  # cannot be: the five cards that make it stay high when the other two go low
+            raise AssertionError(f"{' '.join(map(str, cards))}: a straight or flush that no setting keeps high")
+        return kept
     if pairs:
         return hand.pick(singles[0], singles[1], "A.1 one pair: pair high, two highest low")
     return hand.pick(singles[1], singles[2], "A.1 no pair: highest high, second and third low")

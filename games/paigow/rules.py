@@ -26,7 +26,7 @@ FORTUNE_BONUS = Wager(
 WAGERS = {w.key: w for w in (STANDARD, FORTUNE_BONUS)}
 
 
-def _rule(kind, clause, consequence, summary) -> IrregularityRule:
+def _rule(kind: IrregularityKind, clause: str, consequence: Consequence, summary: str) -> IrregularityRule:
     return IrregularityRule(kind, clause, consequence, summary)
 
 

@@ -1,22 +1,23 @@
 """Deciding a dealt and set round: settings (fouls re-set), player vs dealer, bonuses, Envy."""
 from __future__ import annotations
 
-from games.cards import parse_card
+from games.cards import Card, parse_card
 from games.paigow.bonus import envy_for_spots, fortune_outcome
 from games.paigow.hands import describe_high, describe_low, high_value, is_foul, low_value
 from games.paigow.house_way import Setting, house_way, setting_from_low
 from games.paigow.rules import FORTUNE_BONUS, STANDARD
-from games.round import LOSE, HandView, RoundResult, RoundState, win
+from games.round import LOSE, BetResult, HandView, RoundResult, RoundState, win
 
 HOUSE = "house"
 
 
-def spot_setting(cards, decision: str) -> tuple[Setting, bool]:
+def spot_setting(cards: tuple[Card, ...], decision: str) -> tuple[Setting, bool]:
     """The setting a spot plays and whether the player's own setting fouled (§3.7.2: the
     dealer then re-sets it by the House Way)."""
     if decision == HOUSE:
         return house_way(cards), False
-    low = tuple(parse_card(token) for token in decision.split("+"))
+    first, second = (parse_card(token) for token in decision.split("+"))  # "Ks+Qs", checked by the game
+    low = (first, second)
     own = setting_from_low(cards, low, "player's setting")
     if is_foul(high_value(own.high), low_value(own.low)):
         return house_way(cards), True
@@ -28,7 +29,7 @@ def _hand_views(setting: Setting) -> tuple[HandView, HandView, int, int]:
     return HandView(setting.high, describe_high(high)), HandView(setting.low, describe_low(low)), high, low
 
 
-def _standard(high_wins: bool, low_wins: bool):
+def _standard(high_wins: bool, low_wins: bool) -> BetResult:
     if high_wins and low_wins:
         return win(STANDARD, "win")  # §3.12
     if not high_wins and not low_wins:

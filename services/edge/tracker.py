@@ -12,6 +12,7 @@ full shoe (Fortune Six's Banker: even money, no commission, a tournament game) a
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -95,7 +96,7 @@ class EdgeTracker:
             return self.line(record, record.round)
         return None
 
-    def _card(self, p: dict[str, Any]) -> None:
+    def _card(self, p: Mapping[str, Any]) -> None:
         if p.get("reconstructed") and not p.get("keyed_in"):
             return  # dealt again from a hold: already counted out
         try:

@@ -16,7 +16,7 @@ def broker_addresses(host: str) -> list[str]:
         return [str(ipaddress.ip_address(host))]
     except ValueError:
         pass
-    found = {info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)}
+    found = {str(info[4][0]) for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)}  # the IP text
     return sorted(found)
 
 

@@ -88,6 +88,7 @@ class DemoTable:
     def _decide(self, spot: int, options: Sequence[str]) -> str | None:
         """Fu Bacc: the optimal strategy for the spot's two cards against the up card, as the
         daemon dealt them; Pai Gow: the House Way; otherwise the rig's plain decision."""
+        choice: str | None
         if self.fubacc is not None:
             choice = self.fubacc.decide(spot, options, self.rig.status()["hands"])
         else:

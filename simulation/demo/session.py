@@ -59,7 +59,7 @@ def running_rig(options: DemoOptions):
             with deferred():  # said even when Ctrl-C came meanwhile: what was started, and stopped
                 rig.start()
                 sims = ", ".join(f"{kind} {sim.pid}" for kind, sim in rig.sims.items())
-                say(f"{options.game}, seed {options.seed}: daemon pid {rig.daemon.pid} ready; simulators {sims}; in {rig.dir}")
+                say(f"{options.game}, seed {options.seed}: daemon pid {rig.started_daemon.pid} ready; simulators {sims}; in {rig.dir}")
                 say(f"journal {rig.journal_path}, control socket {rig.socket_path}"
                     + (" (the journal stays there after the demo)" if directory else ""))
             yield rig
@@ -72,12 +72,14 @@ def running_rig(options: DemoOptions):
 
 def run_headless(options: DemoOptions, out: TextIO) -> int:
     """`options.rounds` rounds, one JSON line each on `out`; 0, or 130 when interrupted."""
-    played = 0
+    if options.rounds is None:
+        raise ValueError("run_headless plays options.rounds rounds: None is the live view's (run_live)")
+    rounds, played = options.rounds, 0
     with stoppable():
         try:
             with running_rig(options) as rig:
                 table = DemoTable(rig, Choices(options.seed, get_game(options.game), options.faults))
-                for _ in range(options.rounds):
+                for _ in range(rounds):
                     out.write(json.dumps(table.play(), separators=(",", ":")) + "\n")
                     out.flush()
                     table.log.clear()  # the live view's lines: the JSON line already says it all
@@ -133,8 +135,8 @@ def run_live(options: DemoOptions, out: TextIO) -> int:
                     for text in table.log:  # the demo's acts, then the daemon's
                         view.note(text)
                     for event in new:
-                        if (text := event_line(event)) is not None:
-                            view.note(text, event.get("clause"))
+                        if (line := event_line(event)) is not None:
+                            view.note(line, event.get("clause"))
                     table.log.clear()
                     screen.draw(view)
                     view.page += 1

@@ -2,12 +2,15 @@
 new shoe with its burn, and whole rounds (`play_round`). A mixin of Rig (simulation/rig/rig.py)."""
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from controller.table import button_list
-from simulation.rig.events import WAIT
+from simulation.rig.events import WAIT, EventStream
 from simulation.rig.processes import RigError
+from simulation.rig.sims import Sim
 
 CARD_STATES = ("bets_closed", "dealing", "drawing")
 ROUND_CLOSED = ("idle", "settled", "void")
@@ -22,6 +25,25 @@ def plain_decision(spot: int, options: list) -> str | None:
 
 
 class DealerMixin:
+    # What the dealer uses of the rig, defined by Rig (simulation/rig/rig.py).
+    game: str
+    rng: random.Random
+    deck_per_round: bool
+    default_cut_card: int | None
+    _shoe_used: bool
+
+    if TYPE_CHECKING:
+        @property
+        def events(self) -> EventStream: ...
+        @property
+        def shoe(self) -> Sim: ...
+        @property
+        def panel(self) -> Sim: ...
+        def send(self, cmd: str, **fields: Any) -> dict: ...
+        def status(self) -> dict: ...
+        @staticmethod
+        def wait_until(condition: Callable[[], bool], timeout: float, what: str, poll: float = 0.005) -> None: ...
+
     # ------------------------------------------------------------ the panel
     def button_id(self, command: str, **args) -> int:
         """The panel button that sends `command` with exactly `args` (docs/table.md button map)."""

@@ -108,7 +108,7 @@ class NotifyListener:
         RigError when none comes within `timeout` (a guard against hanging, never a measure
         of speed)."""
         deadline = time.monotonic() + timeout
-        seen = []
+        seen: list[NotifyMessage] = []
         while True:
             message = self.receive(max(0.0, deadline - time.monotonic()))
             if message is None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-def fork_as(uid: int, gid: int, groups: list[int], body: Callable[[int], None], umask: int = 0o022) -> tuple[int, int]:
+def fork_as(uid: int, gid: int, groups: list[int], body: Callable[[int], object], umask: int = 0o022) -> tuple[int, int]:
     """Fork; in the child drop to uid/gid/groups and run body(write_fd): (pid, read end). A
     child that raises writes its traceback to the pipe and exits 99."""
     read, write = os.pipe()

@@ -6,6 +6,7 @@ import shutil
 import signal
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.control import ControlClient, ControlError
@@ -56,7 +57,7 @@ class Rig(DealerMixin):
         self.sims: dict[str, Sim] = {}
         self.notify: NotifyListener | None = None
         self.daemon: DaemonProcess | None = None
-        self.events: EventStream | None = None
+        self._events: EventStream | None = None
         self._client: ControlClient | None = None
         self._shoe_used = False
         self.config_path = self.dir / "tablectl.toml"
@@ -115,26 +116,28 @@ class Rig(DealerMixin):
             try:
                 self._close_client()
                 self._client = ControlClient(self.socket_path, timeout=WAIT)
-                if self.events is None:
-                    self.events = EventStream(self.socket_path)
+                if self._events is None:
+                    self._events = EventStream(self.socket_path)
                 else:
-                    self.events.reconnect()
+                    self._events.reconnect()
                 return
             except (ControlError, RigError) as error:
-                if not self.daemon.child.running or time.monotonic() > deadline:
-                    raise RigError(f"cannot reach the daemon on {self.socket_path}: {error}\n{self.daemon.output()}") from None
+                daemon = self.started_daemon
+                if not daemon.child.running or time.monotonic() > deadline:
+                    raise RigError(f"cannot reach the daemon on {self.socket_path}: {error}\n{daemon.output()}") from None
                 time.sleep(0.02)
 
     def stop_daemon(self, sig: int = signal.SIGTERM, timeout: float = WAIT) -> int:
         """Send `sig` (SIGTERM: a clean stop) and wait; returns the exit code."""
-        self.daemon.child.signal(sig)
-        code = self.daemon.child.wait(timeout)
+        child = self.started_daemon.child
+        child.signal(sig)
+        code = child.wait(timeout)
         self._close_client()
         return code
 
     def kill_daemon(self) -> int:
         """SIGKILL: the daemon dies mid-whatever, as in a crash."""
-        code = self.daemon.child.kill()
+        code = self.started_daemon.child.kill()
         self._close_client()
         return code
 
@@ -146,8 +149,8 @@ class Rig(DealerMixin):
     def stop(self) -> None:
         """Stop everything the rig started, by PID; remove the directory unless `keep`."""
         self._close_client()
-        if self.events is not None:
-            self.events.close()
+        if self._events is not None:
+            self._events.close()
         if self.daemon is not None and self.daemon.child.running:
             self.daemon.child.stop(timeout=WAIT)
         for sim in self.sims.values():
@@ -167,6 +170,20 @@ class Rig(DealerMixin):
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+    @property
+    def events(self) -> EventStream:
+        """The daemon's event stream, once the rig has connected to it."""
+        if self._events is None:
+            raise RigError("the rig has not connected to a daemon (start it first)")
+        return self._events
+
+    @property
+    def started_daemon(self) -> DaemonProcess:
+        """The daemon process the rig started (`daemon` is None before)."""
+        if self.daemon is None:
+            raise RigError("the rig has not started a daemon")
+        return self.daemon
 
     # ------------------------------------------------------------ the simulators by kind
     @property
@@ -228,7 +245,7 @@ class Rig(DealerMixin):
         return verify(self.journal_path)
 
     @staticmethod
-    def wait_until(condition, timeout: float, what: str, poll: float = 0.005) -> None:
+    def wait_until(condition: Callable[[], bool], timeout: float, what: str, poll: float = 0.005) -> None:
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:

@@ -30,7 +30,7 @@ class Stake:
     amount: Fraction  # dollars
     bettor: str = SEATED  # "seat", or a back-line bettor's name
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "amount", Fraction(self.amount))
 
     def __str__(self) -> str:

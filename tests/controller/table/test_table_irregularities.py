@@ -204,6 +204,26 @@ def test_two_cards_at_once_after_the_initial_deal_hold_until_the_order_is_confir
     assert [c["reconstructed"] for c in dealt[-2:]] == [True, True]
 
 
+def test_a_double_draw_with_an_unread_card_is_ordered_then_the_card_keyed_in():
+    # The second card of the pair left unread: the order hold names it (it once failed on None),
+    # the order cannot name it, confirming the order as drawn holds it for the supervisor to key in.
+    run = baccarat_round()
+    run.cards("2h", "3c", "Kh", "Kd")
+    run.card("5s", double_draw=True)
+    run.card("??", double_draw=True, misread=True)
+    assert run.state == m.HELD and run.table.hold.need == "order"
+    run.key()
+    refused = run.cmd("reconstruct", order=["4d", "5s"])
+    assert not refused.ok and "5s, an unread card" in refused.message
+    resumed = run.cmd("reconstruct")
+    assert resumed.ok and "order 5s, an unread card" in resumed.message
+    assert run.state == m.HELD and run.table.hold.need == "card"
+    assert run.cmd("reconstruct", card="4d").ok
+    result = run.journal("result")[-1]
+    assert result["hands"]["player"]["cards"] == ["2h", "Kh", "5s"]
+    assert result["hands"]["banker"]["cards"] == ["3c", "Kd", "4d"]
+
+
 def test_a_late_double_draw_the_supervisor_cannot_order_is_void_under_order_altered():
     run = baccarat_round()
     run.cards("2h", "3c", "Kh", "Kd")
