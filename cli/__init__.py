@@ -24,6 +24,8 @@ COMMANDS = {
     "scoreboard": ("scoreboard", "the board beside the table: roads and results on a live web page"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
+    "shoe": ("shoe", "a shoe from the journal: cards, counts, rounds, integrity, pace"),
+    "edge": ("edge", "the house edge of every bet for the cards left (live, or for given cards)"),
     "feed": ("feed", "send this table's journal to the floor's MQTT broker"),
     "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),

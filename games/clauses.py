@@ -207,6 +207,10 @@ CLAUSES: dict[str, Clause] = {
                           "holds for the supervisor to key the card in, else voids (order altered)"),
     "local ruling L6": _c("two cards drawn at once after the initial deal",
                           "holds for the supervisor to confirm their order, else voids (order altered)"),
+    "local ruling L7": _c("a shoe fails an integrity check (unshuffled, replayed, a slug), beyond the "
+                          "false-alarm rate of a fair shuffle",
+                          "lets the round in progress complete; no new round until the supervisor, with the key, "
+                          "accepts the shoe or calls a new one; the error lamp shows it"),
 }
 
 _GAME = r"\b(?P<game>fafa4?|fortune6|fortune7|fubacc|paigow)\b[\s\"]*"

@@ -1,13 +1,15 @@
 """The five games by key. Modules are imported on first use.
 
-Each game module exposes GAME (its rules), odds(decks) and TABLE (its table profile:
+Each game module exposes GAME (its rules), odds(decks), edge_bets(left, decks) and TABLE (its table profile:
 games.table_profile). A sixth game is its module and one line here."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from types import ModuleType
 
-from games.analysis import OddsReport
+from games.analysis import BetOdds, OddsReport
+from games.cards import Card
 from games.round import Game
 from games.table_profile import TableProfile
 
@@ -53,3 +55,10 @@ def get_odds(key: str, decks: int | None = None) -> OddsReport:
     module = game_module(key)
     report: OddsReport = module.odds(module.GAME.default_decks if decks is None else decks)
     return report
+
+
+def get_edge_bets(key: str, left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """Every wager's exact odds for a round dealt from `left` (card -> copies); each game module
+    exposes edge_bets(left, decks) -> (bets, notes)."""
+    bets: tuple[dict[str, BetOdds], tuple[str, ...]] = game_module(key).edge_bets(left, decks)
+    return bets

@@ -15,12 +15,13 @@ A third card v then has c_v - m_v copies left, so every draw sums out of the mom
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.baccarat.coup import Coup
 from games.baccarat.table_of_play import banker_draws, is_natural, player_draws
-from games.cards import DeckKind
+from games.cards import Card, DeckKind
 
 POINTS = range(10)
 ROUND_PREFIX = 6  # the most cards a round uses: every count is of 6-card prefixes
@@ -39,6 +40,14 @@ def point_counts(kind: DeckKind, decks: int) -> tuple[int, ...]:
     counts = [0] * 10
     for card in kind.cards:
         counts[card.point] += decks
+    return tuple(counts)
+
+
+def composition_points(composition: Mapping[Card, int]) -> tuple[int, ...]:
+    """How many cards of each point value 0..9 a shoe holding `composition` (card -> copies) has."""
+    counts = [0] * 10
+    for card, copies in composition.items():
+        counts[card.point] += copies
     return tuple(counts)
 
 

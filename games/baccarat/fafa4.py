@@ -7,7 +7,9 @@ pays once, the highest line (ruling 3).
 """
 from __future__ import annotations
 
-from games.analysis import OddsReport
+from collections.abc import Mapping
+
+from games.analysis import BetOdds, OddsReport
 from games.baccarat import odds as baccarat_odds
 from games.baccarat.coup import BANKER, PLAYER, TIE, Coup
 from games.baccarat.engine import BaccaratGame
@@ -95,3 +97,8 @@ def odds(decks: int = 8) -> OddsReport:
     main = {"banker": "banker", "player": "player", "tie": "tie",
             "player_fabulous4": "player_fabulous4", "banker_fabulous4": "banker_fabulous4"}
     return baccarat_odds.report(GAME, decks, main, {"precious_pair": "player_precious_pair"})
+
+
+def edge_bets(left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """Every wager of the layout for a round dealt from `left` (games.live_edge)."""
+    return baccarat_odds.edge_bets(GAME, left)

@@ -5,7 +5,9 @@ Fortune Six wins when the banker wins with 6; 12:1 on two cards, 20:1 on three (
 """
 from __future__ import annotations
 
-from games.analysis import OddsReport
+from collections.abc import Mapping
+
+from games.analysis import BetOdds, OddsReport
 from games.baccarat import odds as baccarat_odds
 from games.baccarat.coup import BANKER, PLAYER, TIE, Coup
 from games.baccarat.engine import BaccaratGame
@@ -65,3 +67,8 @@ TABLE = TableProfile(result_lamps=tuple(GAME.wagers))
 def odds(decks: int = 8) -> OddsReport:
     main = {"banker": "banker", "player": "player", "tie": "tie", "fortune6": "fortune6"}
     return baccarat_odds.report(GAME, decks, main, {"pair": "player_pair"})
+
+
+def edge_bets(left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """Every wager of the layout for a round dealt from `left` (games.live_edge)."""
+    return baccarat_odds.edge_bets(GAME, left)

@@ -7,13 +7,15 @@ The player-dealer, its coverage and the collection fees are in games.baccarat.ca
 """
 from __future__ import annotations
 
-from games.analysis import OddsReport
+from collections.abc import Mapping
+
+from games.analysis import BetOdds, OddsReport
 from games.baccarat import odds as baccarat_odds
 from games.baccarat.california.seats import SEATS
 from games.baccarat.coup import BANKER, PLAYER, TIE, Coup
 from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import local_l1_rules
-from games.cards import DeckKind
+from games.cards import Card, DeckKind
 from games.round import Pay, PayLine, Wager
 from games.table_profile import Button, PlayerDealer, TableProfile, spot_buttons
 
@@ -74,3 +76,8 @@ TABLE = TableProfile(
 def odds(decks: int = 8) -> OddsReport:
     main = {"banker": "banker", "player": "player", "tie": "tie", "fortune7": "fortune7", "one_up": "one_up"}
     return baccarat_odds.report(GAME, decks, main, {})
+
+
+def edge_bets(left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """Every wager of the layout for a round dealt from `left` (games.live_edge)."""
+    return baccarat_odds.edge_bets(GAME, left)

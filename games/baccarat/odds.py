@@ -11,8 +11,16 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from games.analysis import BetOdds, OddsReport, bet_odds
-from games.baccarat.counting import ROUND_PREFIX, coup_counts, falling, point_counts, total_prefixes
+from games.baccarat.counting import (
+    ROUND_PREFIX,
+    composition_points,
+    coup_counts,
+    falling,
+    point_counts,
+    total_prefixes,
+)
 from games.baccarat.engine import BaccaratGame, PairJudge
+from games.cards import Card
 from games.round import Wager
 
 LOSE_ROW = ("lose", "lose")
@@ -33,31 +41,57 @@ def _rows(wager: Wager, counts: Mapping[str | None, int]) -> list[tuple[str, str
     return rows
 
 
-def main_bet_odds(game: BaccaratGame, odds_key: str, wager_key: str, decks: int) -> BetOdds:
-    """A wager settled on the finished hands, counted over every Coup."""
-    counts = point_counts(game.deck_kind, decks)
-    by_outcome: dict[str | None, int] = {}
+def main_bets_for(game: BaccaratGame, counts: tuple[int, ...], keys: Mapping[str, str]) -> dict[str, BetOdds]:
+    """Wagers settled on the finished hands (odds key -> wager key), dealt from a shoe holding
+    `counts` cards of each point 0..9: every Coup counted once, settled once for all of them."""
+    by_wager: dict[str, dict[str | None, int]] = {wager: {} for wager in keys.values()}
     for coup, count in coup_counts(counts).items():
-        outcome = game.settle_coup(coup)[wager_key]
-        by_outcome[outcome] = by_outcome.get(outcome, 0) + count
-    return bet_odds(odds_key, _rows(game.wagers[wager_key], by_outcome), total_prefixes(counts))
+        outcomes = game.settle_coup(coup)
+        for wager, tally in by_wager.items():
+            outcome = outcomes[wager]
+            tally[outcome] = tally.get(outcome, 0) + count
+    total = total_prefixes(counts)
+    return {key: bet_odds(key, _rows(game.wagers[wager], by_wager[wager]), total) for key, wager in keys.items()}
 
 
 def pair_bet_odds(game: BaccaratGame, odds_key: str, wager_key: str, judge: PairJudge, decks: int,
                   notes: Iterable[str] = ()) -> BetOdds:
-    """A wager on one hand's first two cards: every ordered pair of cards of the shoe,
-    times the ways to fill the round's other four positions."""
-    cards = game.deck_kind.cards
-    n = len(cards) * decks
+    """A wager on one hand's first two cards, from a full shoe."""
+    return pair_bet_odds_for(game, odds_key, wager_key, judge, game.deck_kind.shoe(decks), notes)
+
+
+def pair_bet_odds_for(game: BaccaratGame, odds_key: str, wager_key: str, judge: PairJudge,
+                      composition: Mapping[Card, int], notes: Iterable[str] = ()) -> BetOdds:
+    """A wager on one hand's first two cards, dealt from a shoe holding `composition` (card ->
+    copies): every ordered pair of its physical cards, times the ways to fill the round's other
+    four positions (the 6-card-prefix convention of `main_bets_for`)."""
+    cards = [card for card in game.deck_kind.cards if composition.get(card, 0) > 0]
+    n = sum(composition[card] for card in cards)
     fill = falling(n - 2, ROUND_PREFIX - 2)
     by_outcome: dict[str | None, int] = {}
     for first in cards:
+        copies = composition[first]
         for second in cards:
-            pairs = decks * (decks - 1) if first == second else decks * decks
-            outcome = judge(first, second)
-            by_outcome[outcome] = by_outcome.get(outcome, 0) + pairs * fill
-    total = falling(n, ROUND_PREFIX)
-    return bet_odds(odds_key, _rows(game.wagers[wager_key], by_outcome), total, notes)
+            pairs = copies * (copies - 1) if first == second else copies * composition[second]
+            if pairs:
+                outcome = judge(first, second)
+                by_outcome[outcome] = by_outcome.get(outcome, 0) + pairs * fill
+    return bet_odds(odds_key, _rows(game.wagers[wager_key], by_outcome), falling(n, ROUND_PREFIX), notes)
+
+
+def layout_odds(game: BaccaratGame, composition: Mapping[Card, int]) -> dict[str, BetOdds]:
+    """Every betting area of the game's layout (both sides' pair wagers included), for the next
+    round dealt from a shoe holding `composition` (card -> copies, at least 6 cards)."""
+    main = {key: key for key in game.wagers if key not in game.pair_wagers}
+    bets = main_bets_for(game, composition_points(composition), main)
+    for key, (_, judge) in game.pair_wagers.items():
+        bets[key] = pair_bet_odds_for(game, key, key, judge, composition)
+    return {key: bets[key] for key in game.wagers}
+
+
+def edge_bets(game: BaccaratGame, left: Mapping[Card, int]) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """`layout_odds` and the count convention, for games.live_edge."""
+    return layout_odds(game, left), (CONVENTION.replace("a full shoe", "the remaining shoe"),)
 
 
 def report(game: BaccaratGame, decks: int, main: Mapping[str, str], pairs: Mapping[str, str]) -> OddsReport:
@@ -65,7 +99,7 @@ def report(game: BaccaratGame, decks: int, main: Mapping[str, str], pairs: Mappi
     (one side stands for both: the two sides are symmetric)."""
     if decks not in game.deck_counts:
         raise ValueError(f"{game.key} is played with {game.deck_counts[0]}-{game.deck_counts[-1]} decks, not {decks}")
-    bets = {key: main_bet_odds(game, key, wager, decks) for key, wager in main.items()}
+    bets = main_bets_for(game, point_counts(game.deck_kind, decks), main)
     for key, wager in pairs.items():
         _, judge = game.pair_wagers[wager]
         note = f"{wager} shown; the other side's pair wager has the same odds"

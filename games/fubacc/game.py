@@ -17,10 +17,14 @@ The round, as the shoe and the dealer's panel see it:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from games.analysis import BetOdds
 from games.cards import Card, DeckKind
 from games.fubacc.hands import bonus_line, cards_total, dealer_draws, two_monkeys
 from games.fubacc.irregularities import IRREGULARITIES
-from games.fubacc.odds import odds
+from games.fubacc.odds import odds, odds_for
+from games.fubacc.strategy import point_counts_of
 from games.fubacc.wagers import BONUS, FOLD, HIT, NO_ANTE, PLAY_ON, STAY, WAGERS, settle_spot
 from games.round import (
     AwaitDecision,
@@ -40,7 +44,7 @@ from games.table_profile import TableProfile, decision_buttons, spot_buttons
 
 PACKET = 3  # fubacc procedure 3: three cards to each live spot and to the dealer
 
-__all__ = ["GAME", "FuBacc", "odds"]
+__all__ = ["GAME", "FuBacc", "edge_bets", "odds"]
 
 
 class FuBacc(Game):
@@ -210,3 +214,9 @@ TABLE = TableProfile(
              *decision_buttons(21, (FOLD, PLAY_ON, HIT, STAY, BONUS, NO_ANTE))),
     burn=False, deck_per_round=True, default_spots=(1,),
 )
+
+
+def edge_bets(left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """One spot's wagers for a round dealt from `left`, played with the optimal strategy for
+    that deck (games.live_edge)."""
+    return dict(odds_for(point_counts_of(left), decks).bets), ("one spot, played with the optimal strategy for the cards left",)

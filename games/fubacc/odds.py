@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from games.analysis import BetOdds, OddsReport, bet_odds
 from games.fubacc.hands import lucky_monkey_line
-from games.fubacc.strategy import ACTIONS, PLAY_HIT, PLAY_STAY, POINTS, Choice, optimal_strategy
+from games.fubacc.strategy import ACTIONS, PLAY_HIT, PLAY_STAY, POINTS, Choice, optimal_strategy_for, point_counts
 from games.fubacc.wagers import ANTE, BONUS, FOLD, LUCKY_MONKEY, PLAY_MULTIPLE, TIE, bonus_net, showdown_net
 from games.round import win
 
@@ -21,7 +21,15 @@ POINT_LABELS = ("M", "A", "2", "3", "4", "5", "6", "7", "8", "9")  # M: a monkey
 
 
 def odds(decks: int = 1) -> OddsReport:
-    choices = optimal_strategy(decks)
+    return odds_for(point_counts(decks), decks, (
+        "one spot, dealt from a full deck; the other spots' packets, unseen by this player, "
+        "do not change these expectations",))
+
+
+def odds_for(counts: tuple[int, ...], decks: int, notes: tuple[str, ...] = ()) -> OddsReport:
+    """The report for one spot dealt from a deck holding `counts` cards of each point 0..9,
+    played with the optimal strategy for that deck."""
+    choices = optimal_strategy_for(counts)
     return OddsReport(
         game="fubacc",
         decks=decks,
@@ -31,8 +39,7 @@ def odds(decks: int = 1) -> OddsReport:
             "lucky_monkey": _lucky_monkey(choices),
         },
         tables={"strategy": strategy_rows(choices)},
-        notes=("one spot, dealt from a full deck; the other spots' packets, unseen by this player, "
-               "do not change these expectations",),
+        notes=notes,
     )
 
 

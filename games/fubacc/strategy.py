@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from games.cards import DeckKind
+from games.cards import Card, DeckKind
 from games.fubacc.hands import bonus_line, dealer_draws, points_total
 from games.fubacc.wagers import BONUS, FOLD, HIT, PLAY_ON, STAY, bonus_net, showdown_net
 
@@ -30,6 +30,14 @@ def point_counts(decks: int) -> tuple[int, ...]:
     """How many cards of each point 0..9 the shoe holds (0-point cards are the monkeys)."""
     counts = Counter(card.point for card in DeckKind.STANDARD52.cards)
     return tuple(counts[p] * decks for p in POINTS)
+
+
+def point_counts_of(composition: Mapping[Card, int]) -> tuple[int, ...]:
+    """How many cards of each point 0..9 a deck holding `composition` (card -> copies) has."""
+    counts = [0] * 10
+    for card, copies in composition.items():
+        counts[card.point] += copies
+    return tuple(counts)
 
 
 @dataclass(frozen=True)
@@ -130,10 +138,17 @@ def choose(s: Situation) -> Choice:
     return Choice(s, next(a for a in ACTIONS if values.get(a) == best), values)
 
 
-@lru_cache(maxsize=4)
 def optimal_strategy(decks: int = 1) -> tuple[Choice, ...]:
     """The optimal choice in every situation (two-card hand, low point first; up card)."""
-    counts = point_counts(decks)
+    return optimal_strategy_for(point_counts(decks))
+
+
+@lru_cache(maxsize=8)
+def optimal_strategy_for(counts: tuple[int, ...]) -> tuple[Choice, ...]:
+    """The same for a deck holding `counts` cards of each point 0..9 (a deck with cards
+    already out: the strategy of a player who knows which); at least 6 cards."""
+    if len(counts) != 10 or min(counts) < 0 or sum(counts) < 6:
+        raise ValueError(f"a Fu Bacc spot needs 6 cards (hand, up card, three unseen); counts {counts!r}")
     return tuple(
         choose(situation(counts, a, b, u))
         for a in POINTS for b in POINTS if a <= b for u in POINTS

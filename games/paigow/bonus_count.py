@@ -18,24 +18,27 @@ checked against brute force on reduced decks (tests/games/paigow/test_paigow_bon
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import combinations
 from math import comb, prod
 from types import MappingProxyType
 from typing import TypeVar
 
+from games.cards import Card
 from games.paigow.bonus import rank_flags, suit_flags
-from games.paigow.hands import rank_bits
+from games.paigow.hands import CARD_INFO, JOKER_SUIT, rank_bits
 
 FULL_RANKS = tuple(range(2, 15))
 KING, QUEEN = 13, 12
 Outcome = TypeVar("Outcome")
 
 
-def _multisets(values: tuple[int, ...], size: int, cap: int) -> Iterator[dict[int, int]]:
-    """Every {value: count} with counts <= cap summing to size (zero counts left out)."""
+def _multisets(values: tuple[int, ...], size: int, cap: int | Mapping[int, int]) -> Iterator[dict[int, int]]:
+    """Every {value: count} with counts <= cap (one for all, or per value) summing to size
+    (zero counts left out)."""
     counts: dict[int, int] = {}
+    caps = cap if isinstance(cap, Mapping) else dict.fromkeys(values, cap)
 
     def walk(index: int, left: int) -> Iterator[dict[int, int]]:
         if left == 0:
@@ -44,7 +47,7 @@ def _multisets(values: tuple[int, ...], size: int, cap: int) -> Iterator[dict[in
         if index == len(values):
             return
         value = values[index]
-        for n in range(min(cap, left), -1, -1):
+        for n in range(min(caps[value], left), -1, -1):
             if n:
                 counts[value] = n
             yield from walk(index + 1, left - n)
@@ -53,8 +56,9 @@ def _multisets(values: tuple[int, ...], size: int, cap: int) -> Iterator[dict[in
     yield from walk(0, size)
 
 
-def _ways(multiset: dict[int, int], suits: int) -> int:
-    return prod(comb(suits, n) for n in multiset.values())
+def _ways(multiset: dict[int, int], copies: int | Mapping[int, int]) -> int:
+    """Deals of the rank multiset from `copies` cards of each rank (one number for all, or per rank)."""
+    return prod(comb(copies if isinstance(copies, int) else copies[v], n) for v, n in multiset.items())
 
 
 def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
@@ -77,29 +81,68 @@ def count_flags(ranks: tuple[int, ...] = FULL_RANKS, suits: int = 4, joker: bool
         # 1. every hand by its ranks alone
         for multiset in _multisets(ranks, naturals, suits):
             totals[rank_flags(multiset, wild)] += _ways(multiset, suits)
-        # 2. the flush hands: move each from its rank flags to rank + suit flags
-        for k in range(5 - wild, naturals + 1):
-            others = list(_multisets(ranks, naturals - k, suits - 1))
-            for suited_ranks in combinations(ranks, k):
-                in_suit = {v: 1 for v in suited_ranks}
-                mask = 0
-                for v in suited_ranks:
-                    mask |= rank_bits(v)
-                plain = suit_flags(mask, k, wild, False)
-                matched = suit_flags(mask, k, wild, True)
-                for rest in others:
-                    ways = _ways(rest, suits - 1) * suits
-                    flags = rank_flags(_merge(in_suit, rest), wild)
-                    totals[flags] -= ways
-                    if matched != plain and rest == {KING: 1, QUEEN: 1}:
-                        same_suit = (suits - 1) * suits  # K and Q of one of the other suits
-                        totals[flags | matched] += same_suit
-                        totals[flags | plain] += ways - same_suit
-                    else:
-                        totals[flags | plain] += ways
+        # 2. the flush hands: one suit's, times the suits (they are alike), moved to rank + suit flags
+        _move_flushes(totals, ranks, dict.fromkeys(ranks, suits - 1), naturals, wild,
+                      kq_elsewhere=suits - 1, times=suits)
     if sum(totals.values()) != comb(len(ranks) * suits + joker, hand_size):  # the split lost a hand
         raise ArithmeticError(f"counted {sum(totals.values())} hands")
     return MappingProxyType({flags: n for flags, n in totals.items() if n})
+
+
+def count_flags_of(cards: Iterable[Card], hand_size: int = 7) -> dict[int, int]:
+    """flags -> number of `hand_size`-card hands from exactly these cards (a pai gow deck with
+    some already out, each card at most once). The same split as `count_flags`, without its
+    symmetry between suits: ranks first, then each suit's flush hands moved over in turn."""
+    suits_of: dict[int, set[int]] = {}
+    joker = False
+    for card in set(cards):
+        value, suit = CARD_INFO[card]
+        if suit == JOKER_SUIT:
+            joker = True
+        else:
+            suits_of.setdefault(value, set()).add(suit)
+    ranks = tuple(sorted(suits_of))
+    copies = {value: len(suits) for value, suits in suits_of.items()}
+    kings_queens = suits_of.get(KING, set()) & suits_of.get(QUEEN, set())
+    totals: Counter[int] = Counter()
+    for wild in (False, True) if joker else (False,):
+        naturals = hand_size - wild
+        for multiset in _multisets(ranks, naturals, copies):
+            totals[rank_flags(multiset, wild)] += _ways(multiset, copies)
+        for suit in sorted(set().union(*suits_of.values())):
+            in_suit = tuple(v for v in ranks if suit in suits_of[v])
+            others = {v: copies[v] - (suit in suits_of[v]) for v in ranks}
+            _move_flushes(totals, in_suit, others, naturals, wild, kq_elsewhere=len(kings_queens - {suit}), times=1)
+    if sum(totals.values()) != comb(sum(copies.values()) + joker, hand_size):  # the split lost a hand
+        raise ArithmeticError(f"counted {sum(totals.values())} hands")
+    return {flags: n for flags, n in totals.items() if n}
+
+
+def _move_flushes(totals: Counter[int], in_suit: tuple[int, ...], others: Mapping[int, int], naturals: int, wild: bool,
+                  kq_elsewhere: int, times: int) -> None:
+    """Move the hands whose flush suit holds the ranks `in_suit` from their rank flags to rank +
+    suit flags. `others`: the cards of each rank in the other suits; `kq_elsewhere`: the other
+    suits holding both a King and a Queen (Royal Match's low hand); `times`: suits alike."""
+    ranks = tuple(others)
+    for k in range(5 - wild, naturals + 1):
+        rests = list(_multisets(ranks, naturals - k, others))
+        for suited_ranks in combinations(in_suit, k):
+            held = dict.fromkeys(suited_ranks, 1)
+            mask = 0
+            for v in suited_ranks:
+                mask |= rank_bits(v)
+            plain = suit_flags(mask, k, wild, False)
+            matched = suit_flags(mask, k, wild, True)
+            for rest in rests:
+                ways = _ways(rest, others) * times
+                flags = rank_flags(_merge(held, rest), wild)
+                totals[flags] -= ways
+                if matched != plain and rest == {KING: 1, QUEEN: 1}:
+                    same_suit = kq_elsewhere * times  # the K and Q of one same other suit
+                    totals[flags | matched] += same_suit
+                    totals[flags | plain] += ways - same_suit
+                else:
+                    totals[flags | plain] += ways
 
 
 def tally(counts: Mapping[int, int], classify: Callable[[int], Outcome]) -> Counter[Outcome]:

@@ -9,13 +9,14 @@ Way (§3.7.2).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from itertools import combinations
 
-from games.analysis import OddsReport, bet_odds
+from games.analysis import BetOdds, OddsReport, bet_odds
 from games.cards import Card, CardError, DeckKind, parse_card
 from games.paigow.bonus import FORTUNE_TABLE, fortune_outcome_of
-from games.paigow.bonus_count import count_flags, tally
+from games.paigow.bonus_count import count_flags, count_flags_of, tally
 from games.paigow.rules import DUPLICATE_CARD, IRREGULARITIES, WAGERS
 from games.paigow.settle import HOUSE, decide
 from games.round import (
@@ -158,18 +159,10 @@ def odds(decks: int = 1) -> OddsReport:
     """The Fortune Bonus, exactly over all C(53,7) = 154,143,080 hands (games/paigow/bonus_count.py)."""
     if decks not in GAME.deck_counts:
         raise ValueError(f"paigow is played with one deck of 53, not {decks}")
-    counts = tally(count_flags(), fortune_outcome_of)
-    total = sum(counts.values())
-    rows = [(outcome, f"{pays}:1", counts.get(outcome, 0), Fraction(pays)) for outcome, _, pays, _ in FORTUNE_TABLE]
-    rows.append(("lose", "lose", counts.get(None, 0), Fraction(-1)))
-    fortune = bet_odds("fortune_bonus", rows, total, notes=(
-        "judged on the best use of all seven cards, whatever the setting (ruling 19); the highest-paying line wins",
-        "counted over every hand of one 53-card deck by rank patterns x suit assignments, not sampled",
-    ))
     return OddsReport(
         game=GAME.key,
         decks=decks,
-        bets={"fortune_bonus": fortune},
+        bets={"fortune_bonus": fortune_odds()},
         notes=(
             "Envy Bonus: fixed money ($250 for a seven-card straight flush without joker, $50 for a Royal Match, "
             "paid to the other spots' Fortune Bonus wagers, ruling 21); not a multiple of a stake, so not part "
@@ -178,3 +171,26 @@ def odds(decks: int = 1) -> OddsReport:
             "dealer's House Way",
         ),
     )
+
+
+def fortune_odds(cards_left: Iterable[Card] | None = None) -> BetOdds:
+    """The Fortune Bonus over every seven-card hand of the full deck, or of `cards_left` (a deck
+    with some cards out: each card once)."""
+    flags = count_flags() if cards_left is None else count_flags_of(cards_left)
+    counts = tally(flags, fortune_outcome_of)
+    total = sum(counts.values())
+    rows = [(outcome, f"{pays}:1", counts.get(outcome, 0), Fraction(pays)) for outcome, _, pays, _ in FORTUNE_TABLE]
+    rows.append(("lose", "lose", counts.get(None, 0), Fraction(-1)))
+    return bet_odds("fortune_bonus", rows, total, notes=(
+        "judged on the best use of all seven cards, whatever the setting (ruling 19); the highest-paying line wins",
+        "counted over every hand of " + ("one 53-card deck" if cards_left is None else "the cards left")
+        + " by rank patterns x suit assignments, not sampled",
+    ))
+
+
+def edge_bets(left: Mapping[Card, int], decks: int) -> tuple[dict[str, BetOdds], tuple[str, ...]]:
+    """The Fortune Bonus for a round dealt from `left` (games.live_edge); a full deck is the
+    cached count of `odds`."""
+    full = sum(left.values()) == len(GAME.deck_kind.cards) * decks
+    return {"fortune_bonus": fortune_odds(None if full else [card for card, n in left.items() if n])}, (
+        "Fortune Bonus over every seven-card hand of the cards left; the Standard wager is not analysed",)
