@@ -10,7 +10,7 @@ shares one commit), up to MAX_BATCH at a time. For every input:
   2. `table.handle` each input (in memory; an exception is logged and becomes an `error`
      record, a published `error` event and a refusal: the daemon goes on),
   3. write the input's own record (`device`, `command`, `timer_expired`) FIRST and the
-     effects' Journal records after it, in ONE SQLite transaction (Journal.append_many),
+     effects' Journal records after it, in ONE SQLite transaction (Journal.append_batch),
      fsynced when any of them is durable: nothing leaves the process before that commit.
      The inputs taken together are handled one after the other, their records in that one
      commit, in order,
@@ -421,7 +421,7 @@ class EventLoop:
         started = time.perf_counter()
         try:
             if entries:
-                self.journal.append_many(entries)
+                self.journal.append_batch(entries)
         except (JournalBusy, JournalFull) as error:
             if self.stop_requested is not None:  # told to stop: these inputs are dropped, not acted on
                 why = "the disk is full" if isinstance(error, JournalFull) else "the journal is locked"
