@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,12 +46,22 @@ def _plain(value):
     return value
 
 
+_PLAIN_TYPES = frozenset({int, bool, str, float, type(None)})
+
+
+@functools.cache
+def _recorded_fields(event_type: type) -> tuple[str, ...]:
+    """The fields of an event type that its record carries (asked once per type: every card
+    is an event)."""
+    return tuple(f.name for f in dataclasses.fields(event_type) if f.name not in ("device", "at"))
+
+
 def device_record(event: ev.DeviceEvent) -> dict:
     """The event as plain JSON: {"device": "shoe", "event": "CardDrawn", ...its fields}."""
     record = {"device": event.device, "event": type(event).__name__}
-    for f in dataclasses.fields(event):
-        if f.name not in ("device", "at"):
-            record[f.name] = _plain(getattr(event, f.name))
+    for name in _recorded_fields(type(event)):
+        value = getattr(event, name)
+        record[name] = value if type(value) in _PLAIN_TYPES else _plain(value)
     return record
 
 
