@@ -78,7 +78,7 @@ class RoundInPlay:
         self.flow = RoundFlow(shoe, link, holds, panel, bank)
         states, transitions = m.round_spec(self.shape)
         self.machine = m.build(self.flow, states, transitions, initial=m.IDLE)
-        self.stays = m.staying(transitions)  # (trigger, state) that would change nothing
+        self.moves = m.moves(transitions)  # (trigger, state) -> state, for the triggers without a guard
         self.card_phases = (m.BETS_CLOSED, *m.card_states(self.shape))
         self.holdable = (*self.card_phases, m.RESULT)
         self.number = 0
@@ -88,6 +88,15 @@ class RoundInPlay:
         self.last_rule: IrregularityRule | None = None  # the round's last irregularity (what a plain void cites)
         self.bet_outcomes: dict[str, str] = {}
         self.spot_outcomes: dict[int, dict[str, str]] = {}
+
+    def fire(self, trigger: str) -> None:
+        """Move the round by `trigger`: set directly when it has no guard (machine.moves),
+        else through the machine, which refuses a trigger the state does not allow."""
+        dest = self.moves.get((trigger, self.flow.state))
+        if dest is None:
+            self.flow.trigger(trigger)
+        elif dest != self.flow.state:
+            self.machine.set_state(dest)
 
     # ------------------------------------------------------------ where the round stands
 
@@ -180,7 +189,7 @@ class RoundInPlay:
             self.void(out, as_void(rule), f"{detail} ({why})", evidence)
             return
         hold = self.holds.start(rule, detail, self.state, pending, keyed)
-        self.flow.trigger("hold")
+        self.fire("hold")
         out.publish("held", round=self.current.number, **hold.to_json())
 
     def resume(self, out: Out, how: str, drain: list[Arrival]) -> bool:
@@ -202,7 +211,7 @@ class RoundInPlay:
         return True
 
     def void(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict, by: str = "table") -> None:
-        self.flow.trigger("supervisor_void" if by == "supervisor" else "void")
+        self.fire("supervisor_void" if by == "supervisor" else "void")
         held = self.holds.release()
         if held is not None:
             evidence = {**evidence, "pending": [a.text for a in held.pending]}
@@ -223,8 +232,7 @@ class RoundInPlay:
         play = self.current
         step = play.step()
         trigger = m.step_trigger(step)
-        if (trigger, self.state) not in self.stays:
-            self.flow.trigger(trigger)
+        self.fire(trigger)
         if trigger in ("deal", "draw"):
             self.timer.restart()
         elif isinstance(step, AwaitDecision):  # "ask"
@@ -267,7 +275,7 @@ class RoundInPlay:
             }
 
     def settle(self, out: Out) -> None:
-        self.flow.trigger("settle")
+        self.fire("settle")
         payload = {"round": self.current.number, "shoe_state": self.shoe.brief()}
         out.journal(R.SETTLED, payload, durable=True)
         out.publish("settled", round=self.current.number)
