@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller.json_text import compact_encoder
+
 GENESIS = "0" * 64  # prev_hash of the first record
 json_string = json.encoder.encode_basestring  # a str as json.dumps(ensure_ascii=False) writes it
 
@@ -33,28 +35,13 @@ class DamagedRecord(JournalError):
         super().__init__(f"record {seq}: {reason}")
 
 
-def _not_json(value: Any) -> Any:
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-# The C encoder that json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-# allow_nan=False) builds again on every call, built once: every record's payload goes
-# through it, and building it cost a third of the encoding. Without a markers dict it does
-# not look for circular references: a cycle ends in RecursionError, reported as ValueError.
-_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-_encode = (None if _c_make_encoder is None else
-           _c_make_encoder(None, _not_json, json_string, None, ":", ",", True, False, False))
+_canonical = compact_encoder(sort_keys=True, allow_nan=False)  # built once: every record goes through it
 
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, no NaN: the same value always gives the same text (exactly
     what json.dumps writes with those options; TypeError or ValueError for what is not JSON)."""
-    if _encode is None:  # an interpreter without the C accelerator
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    try:
-        return "".join(_encode(value, 0))
-    except RecursionError:
-        raise ValueError("circular reference, or nested too deeply for JSON") from None
+    return _canonical(value)
 
 
 def record_hash(prev_hash: str, seq: int, at: str, mono_ns: int, kind: str, round_no: int | None, payload_text: str) -> str:

@@ -1,6 +1,8 @@
-"""canonical_json keeps one C encoder instead of building one per call (json.dumps does); its
-text must stay exactly json.dumps' with the same options, since every record's hash covers it,
-and what is not JSON must still be refused (TypeError / ValueError, never a wrong text)."""
+"""The journal's canonical JSON and the control socket's lines keep one C encoder instead of
+building one per call (controller/json_text.py; json.dumps builds one each time); their text
+must stay exactly json.dumps' with the same options (every record's hash covers it, other
+programs read the lines), and what is not JSON must still be refused (TypeError /
+ValueError, never a wrong text)."""
 from __future__ import annotations
 
 import json
@@ -9,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.control.protocol import encode
 from controller.journal.records import canonical_json
 
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)))  # UTF-8 encodable
@@ -25,6 +28,11 @@ def dumps(value) -> str:
 @given(values)
 def test_the_text_is_exactly_what_json_dumps_writes(value):
     assert canonical_json(value) == dumps(value)
+
+
+@given(st.dictionaries(texts, st.one_of(values, st.floats())))
+def test_a_control_line_is_exactly_what_json_dumps_writes(event):
+    assert encode(event) == json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
 def test_tuples_and_str_enums_are_written_as_json_dumps_writes_them():
@@ -46,3 +54,7 @@ def test_a_circular_payload_is_refused_as_not_json():
     payload["self"] = payload
     with pytest.raises(ValueError, match="circular"):
         canonical_json(payload)
+    with pytest.raises(ValueError, match="circular"):
+        encode(payload)
+    with pytest.raises(TypeError):
+        encode({"x": {1, 2}})
