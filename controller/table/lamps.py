@@ -146,15 +146,26 @@ class LampBoard:
     def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None):
         self.game_key = game_key
         self.shoe, self.link, self.panel, self.bank = shoe, link, panel, bank
+        # The last picture and what it was made of: most inputs (every card of a deal) leave
+        # the view as it was, and the picture is asked for after every input.
+        self._made_of: tuple | None = None
+        self._picture: dict[str, str] = {}
 
     def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
                 bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool) -> dict[str, str]:
         """`noted`: an irregularity outside a round, or a refused card, waits for attention."""
         shoe = self.shoe
         unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
-        return lamp_picture(self.game_key, LampView(
-            round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
-            attention=noted or not self.link.up or unread_burn, key_on=self.panel.key_on,
-            live_spots=live_spots, awaited_spot=awaited_spot, bets=bets, spot_bets=spot_bets,
-            player_dealer_seat=self.bank.holder if self.bank is not None else None,
-        ))
+        attention = noted or not self.link.up or unread_burn
+        holder = self.bank.holder if self.bank is not None else None
+        # bets and spot_bets as tuples: a dict changed in place later must not match this picture
+        made_of = (round_state, shoe.state, shoe.last_round, attention, self.panel.key_on, live_spots, awaited_spot,
+                   tuple(bets.items()), tuple((spot, tuple(b.items())) for spot, b in spot_bets.items()), holder)
+        if made_of != self._made_of:
+            self._picture = lamp_picture(self.game_key, LampView(
+                round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round, attention=attention,
+                key_on=self.panel.key_on, live_spots=live_spots, awaited_spot=awaited_spot, bets=bets,
+                spot_bets=spot_bets, player_dealer_seat=holder,
+            ))
+            self._made_of = made_of
+        return dict(self._picture)
