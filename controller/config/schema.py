@@ -296,8 +296,8 @@ class Config:
         if out["fortune7"]["player_dealer_seat"] is None:  # TOML has no null: absent means unset
             del out["fortune7"]["player_dealer_seat"]
         out["control"]["mode"] = f"{self.control.mode:04o}"  # as written in a file: "0660", not 432
-        for section in (value for value in out.values() if isinstance(value, dict)):
-            for name, value in section.items():  # exact numbers as text a file takes back exactly: "1/1000000"
+        for keys in (table for table in out.values() if isinstance(table, dict)):
+            for name, value in keys.items():  # exact numbers as text a file takes back exactly: "1/1000000"
                 if isinstance(value, Fraction):
-                    section[name] = str(value)
+                    keys[name] = str(value)
         return out

@@ -207,3 +207,32 @@ def test_no_shoe_and_bad_options_are_clear_errors(journal, tmp_path):
     assert out.returncode == 2 and "must be between 0 and 1" in out.stderr
     out = tablectl("shoe", "report", "--journal", str(tmp_path / "none.sqlite"))
     assert out.returncode == 1 and "no journal at" in out.stderr
+
+
+def test_the_start_up_history_can_keep_only_the_most_recent_shoes(journal):
+    """shoe_history(keep=N): the openings of the N loads before the one in play, read from the
+    newest shoe record backwards; what it keeps equals folding those N loads, and the shoe in
+    play is whole whatever N is."""
+    import random
+
+    from controller.journal.shoes import add_to_history
+    from games.integrity import ShoeHistory
+
+    rng = random.Random(4)
+    table = Table(journal)
+    for _ in range(7):
+        cards = [str(c) for c in DeckKind.STANDARD52.cards] * 8
+        rng.shuffle(cards)
+        table.new_shoe(burn=cards[:3])
+        for start in range(3, 40, 6):
+            table.round(cards[start:start + 6])
+    loads = list(iter_loads(journal.path))
+    for keep in (0, 1, 3, 6, 50):
+        history, last = shoe_history(journal.path, keep=keep)
+        kept = ShoeHistory()
+        for load in loads[:-1][-keep:] if keep else []:
+            add_to_history(kept, load)
+        index, expected = history.index(DeckKind.STANDARD52, 8), kept.index(DeckKind.STANDARD52, 8)
+        assert history.shoes == len(index) == min(keep, 6) and index._openings == expected._openings
+        assert history.previous == kept.previous
+        assert last is not None and last.label == "shoe 7" and len(last.cards) == len(loads[-1].cards)
