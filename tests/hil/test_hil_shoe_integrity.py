@@ -72,7 +72,7 @@ def test_a_factory_order_is_caught_the_round_completes_and_the_next_is_refused(s
     assert rig.play_round()["event"] == "result"  # the game goes on
 
 
-def test_a_new_shoe_clears_it(start_rig):
+def test_a_new_shoe_clears_it(start_rig, capsys):
     rig, _ = factory_alarm(start_rig)
     rig.finish_round()
     rig.new_shoe(seed=77)
@@ -80,6 +80,9 @@ def test_a_new_shoe_clears_it(start_rig):
     assert new.payload["shoe"] == 2 and [a["check"] for a in new.payload["answers"]] == ["unshuffled"]
     assert rig.play_round()["event"] == "result"
     assert len(integrity_alarms(rig)) == 1
+    assert main(["shoe", "report", "--shoe", "1", "--journal", str(rig.journal_path)]) == 0
+    out = capsys.readouterr().out
+    assert "ANSWERED unshuffled (local ruling L7): a new shoe called by panel button 5 at " in out
 
 
 def test_a_restart_with_an_unanswered_alarm_still_blocks(start_rig):
