@@ -1,0 +1,114 @@
+"""systemd/tablectl-edge.service: silent under `systemd-analyze verify`, as hardened as the
+daemon's (exposure at most its goal), no network at all, reading the journal and the socket
+through the group only and writing nothing; its lines and alerts go to the systemd journal
+(stdout and stderr, the alerts as structured warnings); installed by `tablectl install-service`
+with ExecStart pointed like the daemon's. And it stops at once, exit 0, on systemd's SIGTERM."""
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_service_unit import EXPOSURE_GOAL, exposure, real_tablectl, settings
+
+from cli import install_service
+from cli.install_service import main, unit_text
+from simulation.rig.processes import child_env
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd/tablectl-edge.service"
+needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+
+
+def verify(text: str, tmp_path: Path) -> str:
+    """Everything `systemd-analyze verify` prints for the unit installed beside the daemon's
+    (its After= names it; verify finds units in the same directory)."""
+    (tmp_path / "tablectl.service").write_text(unit_text((ROOT / "systemd/tablectl.service").read_text(), real_tablectl()))
+    path = tmp_path / "tablectl-edge.service"
+    path.write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
+    return done.stdout + done.stderr
+
+
+@needs_analyze
+def test_verify_prints_nothing(tmp_path):
+    assert verify(unit_text(UNIT.read_text(), real_tablectl()), tmp_path) == ""
+
+
+@needs_analyze
+def test_verify_would_catch_a_typo(tmp_path):
+    unit = unit_text(UNIT.read_text(), real_tablectl()).replace("IPAddressDeny=", "IPAdressDeny=")
+    assert "Unknown key" in verify(unit, tmp_path)
+
+
+@needs_analyze
+def test_exposure_is_at_most_the_daemons_goal(tmp_path):
+    assert exposure(UNIT.read_text(), tmp_path, UNIT.name) <= EXPOSURE_GOAL
+
+
+def test_it_runs_tablectl_edge_on_the_tables_config_and_logs_to_the_journal():
+    unit = settings(UNIT.read_text())
+    assert unit["Service.ExecStart"] == [f"{install_service.SHIPPED_EXEC} edge --config {install_service.CONFIG}"]
+    assert unit["Service.Type"] == ["exec"] and unit["Service.Restart"] == ["on-failure"]
+    assert unit["Unit.After"] == ["tablectl.service"] and unit["Service.SyslogIdentifier"] == ["tablectl-edge"]
+    for key in ("StandardOutput", "StandardError"):  # systemd's default: the journal
+        assert f"Service.{key}" not in unit
+
+
+def test_no_network_at_all():
+    unit = settings(UNIT.read_text())
+    assert unit["Service.IPAddressDeny"] == ["any"] and "Service.IPAddressAllow" not in unit
+    assert unit["Service.RestrictAddressFamilies"] == ["AF_UNIX"] and unit["Service.PrivateNetwork"] == ["yes"]
+
+
+def test_reads_through_the_group_and_writes_nothing():
+    unit = settings(UNIT.read_text())
+    assert unit["Service.DynamicUser"] == ["yes"] and unit["Service.SupplementaryGroups"] == [install_service.GROUP]
+    assert unit["Service.ProtectSystem"] == ["strict"] and unit["Service.ProtectHome"] == ["yes"]
+    for key in ("StateDirectory", "RuntimeDirectory", "LogsDirectory", "CacheDirectory", "ReadWritePaths", "User"):
+        assert f"Service.{key}" not in unit, key
+
+
+def test_install_service_places_it(tmp_path, capsys):
+    status = main(["--root", str(tmp_path), "--exec", "/opt/tablectl/bin/tablectl", "--dry-run"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert f"would install   {tmp_path}/etc/systemd/system/tablectl-edge.service" in out
+    assert "tablectl-edge for surveillance" in out
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="systemd-sysusers is not installed")
+def test_a_staged_install_writes_it_with_the_exec_path(tmp_path, capsys):
+    assert main(["--root", str(tmp_path), "--exec", "/srv/venv/bin/tablectl"]) == 0
+    placed = (tmp_path / "etc/systemd/system/tablectl-edge.service").read_text()
+    assert placed == unit_text(UNIT.read_text(), "/srv/venv/bin/tablectl")
+    assert "ExecStart=/srv/venv/bin/tablectl edge --config /etc/tablectl/tablectl.toml" in placed
+
+
+def test_as_the_unit_runs_it_logs_json_for_the_journal_and_ends_on_sigterm(tmp_path):
+    """The unit's command line on a config (json logs, as shipped) with no daemon yet: it waits
+    for the journal, says so in a structured line on stderr (the journal's), and systemd's
+    SIGTERM ends it at once with exit 0. (No systemd here: the process is run directly.)"""
+    config = tmp_path / "tablectl.toml"
+    config.write_text(f'[journal]\npath = "{tmp_path}/journal.sqlite"\n[control]\nsocket = "{tmp_path}/control.sock"\n'
+                      '[log]\nformat = "json"\n', encoding="utf-8")
+    edge = subprocess.Popen([sys.executable, "-c", "import sys; from cli import main; sys.exit(main())", "edge",
+                             "--config", str(config)], cwd=ROOT, env=child_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        first = edge.stderr.readline()  # the follower reports the journal missing, then waits
+        time.sleep(0.2)
+        edge.send_signal(signal.SIGTERM)
+        _, rest = edge.communicate(timeout=20)
+    finally:
+        if edge.poll() is None:
+            edge.kill()
+            edge.wait()
+    assert edge.returncode == 0, first + rest
+    logged = json.loads(first)
+    assert logged["logger"] == "edge" and logged["level"] in ("info", "warning")
