@@ -202,8 +202,9 @@ class IntegrityConfig:
     false_alarm_rate: Fraction = key(
         Fraction(1, 10**6), "how often a fairly shuffled shoe (a deck, dealing a deck per round) may be called, "
         "all checks together: 1e-6, 1/1000000 or \"0.0001%\"", fraction_between(Fraction(1, 10**12), Fraction(1, 100)))
-    history_shoes: int = key(1000, "the past shoes (decks, dealing a deck per round) the daemon reads back at start-up for "
-                                   "the replayed and slug checks: the most recent ones", between(0, 100000))
+    history_shoes: int = key(1000, "the past shoes (decks, dealing a deck per round) whose openings the replayed check "
+                                   "remembers, the most recent: read back at start-up and kept while the daemon runs",
+                             between(0, 100000))
 
 
 @dataclass(frozen=True)

@@ -177,15 +177,16 @@ def last_game(source: Journal | str | os.PathLike) -> tuple[str, int] | None:
 def shoe_history(source: Journal | str | os.PathLike, depth: int = DEPTH,
                  keep: int | None = None) -> tuple[ShoeHistory, ShoeLoad | None]:
     """The integrity checks' memory of the table: every load but the last, in order (with
-    `keep`, only the `keep` most recent of them); and the last load (the shoe in progress, to
-    resume), whole. Of the loads before the last two only the opening is read (the replay index
-    keeps `depth` cards a shoe; the slug check needs the previous load whole), so a start-up
-    reads a few dozen records a shoe, not the journal; with `keep` it reads the journal's shoe
-    records backwards only as far as the oldest load kept."""
-    history = ShoeHistory(depth)
+    `keep`, a history that keeps only the `keep` most recent, as it will while the daemon runs,
+    and the load before the last whatever `keep` is); and the last load (the shoe in progress,
+    to resume), whole. Of the loads before the last two only the opening is read (the replay
+    index keeps `depth` cards a shoe; the slug check needs the previous load whole), so a
+    start-up reads a few dozen records a shoe, not the journal; with `keep` it reads the
+    journal's shoe records backwards only as far as the oldest load kept."""
+    history = ShoeHistory(depth, keep)
     last: ShoeLoad | None = None
     with reading(source) as conn:
-        starts = _load_starts(conn, None if keep is None else keep + 1)
+        starts = _load_starts(conn, None if keep is None else max(keep, 1) + 1)
         game, decks = _game_before(conn, starts[0][0]) if starts else (None, None)
         deck_in_shoe = 0
         for n, (start, _) in enumerate(starts):

@@ -32,7 +32,7 @@ class IntegrityStart:
     """What the journal tells the checks at start-up (controller.journal.shoes.shoe_history):
     the shoes dealt before, and the shoe (or deck) in play, to resume."""
 
-    history: ShoeHistory
+    history: ShoeHistory  # read with the table's history_shoes as its limit: it keeps to it as shoes are added
     label: str | None = None  # the shoe in play as the journal labels it ("shoe 4", "shoe 1 deck 7"); None: none
     deck: int = 0  # its deck within the shoe number on a deck-per-round table (0: a whole shoe)
     cards: tuple[tuple[Card | None, int | None], ...] = ()  # its cards so far (None: unread), with draw counters
@@ -53,7 +53,7 @@ class ShoeIntegrity:
     def __init__(self, game: Game, decks: int, settings: TableSettings, shoe: Shoe):
         self.game, self.decks, self.shoe = game, decks, shoe
         self.false_alarm_rate = settings.false_alarm_rate
-        self.watch = ShoeWatch(game.deck_kind, decks, ShoeHistory(), self.false_alarm_rate)
+        self.watch = ShoeWatch(game.deck_kind, decks, ShoeHistory(limit=settings.history_shoes), self.false_alarm_rate)
         self.deck = 0  # the deck in play within the shoe number (deck per round)
         self.waiting: list[dict[str, Any]] = []  # the irregularity records of alarms not answered yet
 

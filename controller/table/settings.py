@@ -45,6 +45,8 @@ class TableSettings:
     # The shoe integrity checks (local ruling L7): how often a fairly shuffled shoe (a deck, on a
     # deck-per-round table) may be called, all checks together.
     false_alarm_rate: Fraction = DEFAULT_FALSE_ALARM_RATE
+    # The shoes (decks) whose openings the replayed check remembers, the most recent (None: all).
+    history_shoes: int | None = None
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> TableSettings:
@@ -65,6 +67,8 @@ class TableSettings:
             raise SettingsError("card_timeout_s", f"{self.card_timeout_s!r} is not a positive number of seconds")
         if not isinstance(self.false_alarm_rate, (int, Fraction)) or not 0 < self.false_alarm_rate < 1:
             raise SettingsError("false_alarm_rate", f"{self.false_alarm_rate!r} is not an exact probability between 0 and 1")
+        if self.history_shoes is not None and (not isinstance(self.history_shoes, int) or self.history_shoes < 0):
+            raise SettingsError("history_shoes", f"{self.history_shoes!r} is not a count of shoes (0 or more)")
         check_spots(game, self.spots, "spots")
         player_dealer = get_table_profile(game.key).player_dealer
         if player_dealer is not None:

@@ -211,8 +211,9 @@ def test_no_shoe_and_bad_options_are_clear_errors(journal, tmp_path):
 
 def test_the_start_up_history_can_keep_only_the_most_recent_shoes(journal):
     """shoe_history(keep=N): the openings of the N loads before the one in play, read from the
-    newest shoe record backwards; what it keeps equals folding those N loads, and the shoe in
-    play is whole whatever N is."""
+    newest shoe record backwards; what it keeps equals folding every load through a history
+    that keeps N (as the daemon's does while it runs), the load before the one in play is kept
+    whole, and the shoe in play is whole whatever N is."""
     import random
 
     from controller.journal.shoes import add_to_history
@@ -229,10 +230,11 @@ def test_the_start_up_history_can_keep_only_the_most_recent_shoes(journal):
     loads = list(iter_loads(journal.path))
     for keep in (0, 1, 3, 6, 50):
         history, last = shoe_history(journal.path, keep=keep)
-        kept = ShoeHistory()
-        for load in loads[:-1][-keep:] if keep else []:
+        kept = ShoeHistory(limit=keep)
+        for load in loads[:-1]:
             add_to_history(kept, load)
         index, expected = history.index(DeckKind.STANDARD52, 8), kept.index(DeckKind.STANDARD52, 8)
         assert history.shoes == len(index) == min(keep, 6) and index._openings == expected._openings
-        assert history.previous == kept.previous
+        assert history.previous == kept.previous and history.previous.label == "shoe 6"
+        assert all(index.probability(k) == expected.probability(k) for k in range(1, 17))
         assert last is not None and last.label == "shoe 7" and len(last.cards) == len(loads[-1].cards)

@@ -4,12 +4,14 @@ accepts the shoe or calls a new one, the lamps show it, and a restart keeps an u
 import random
 from fractions import Fraction
 
+import pytest
 from table_helpers import Run
 
 from controller.table import machine as m
 from controller.table.effects import Journal
 from controller.table.integrity import IntegrityStart
 from controller.table.recovery import TableRecovery
+from controller.table.settings import SettingsError
 from games.cards import DeckKind, parse_card
 from games.integrity import ShoeHistory
 from simulation.table_dealer import deal_shoe
@@ -201,3 +203,15 @@ def test_status_says_why_no_round_opens():
     assert status["integrity"]["waiting"][0]["check"] == "unshuffled"
     assert status["integrity"]["why"].startswith("local ruling L7: shoe 1 failed")
 
+
+
+def test_the_history_keeps_to_its_limit_as_shoes_are_dealt():
+    run = Run("fortune6", history_shoes=2)
+    for seed in range(5):
+        shoe = list(DeckKind.STANDARD52.cards) * 8
+        random.Random(seed).shuffle(shoe)
+        deal_shoe(run.table, shoe[:40])
+    watch = run.table.integrity.watch
+    assert watch.label == "shoe 5" and watch.history.shoes == 2 and watch.history.previous.label == "shoe 4"
+    with pytest.raises(SettingsError, match="history_shoes"):
+        Run("fortune6", history_shoes=-1)
