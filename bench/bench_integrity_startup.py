@@ -36,6 +36,7 @@ from controller.table import machine as m  # noqa: E402
 from controller.table.effects import Journal as JournalEffect  # noqa: E402
 from controller.table.recovery import TableRecovery  # noqa: E402
 from games.cards import Card  # noqa: E402
+from games.registry import get_game  # noqa: E402
 from simulation.rig import Rig  # noqa: E402
 from simulation.rig.rig import CUT_CARD_FROM_END  # noqa: E402
 from simulation.table_dealer import deal_shoe  # noqa: E402
@@ -141,6 +142,23 @@ def daemon_start(source: Path, game: str, keep: int, runs: int) -> float:
     return statistics.median(times)
 
 
+def measure(directory: Path, game: str, count: int, build, rng: random.Random, runs: int) -> None:
+    decks = get_game(game).default_decks
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "journal.sqlite"
+    if not path.exists():
+        started = time.perf_counter()
+        build(path, count, rng)
+        print(f"{game}: wrote {count} {'decks' if decks == 1 else 'shoes'} in {time.perf_counter() - started:.1f} s, "
+              f"{path.stat().st_size / 2**20:.0f} MiB")
+    for keep in sorted({0, 100, 1000, count}):
+        seconds, shoes = time_memory(path, game, decks, keep, runs)
+        print(f"  shoe_memory, history_shoes {keep:>6}: {seconds * 1000:8.1f} ms ({shoes} in the history; "
+              f"{seconds / max(shoes, 1) * 1000:.2f} ms each)")
+    for keep in (0, 1000):
+        print(f"  rig and daemon start to READY, history_shoes {keep:>5}: {daemon_start(directory, game, keep, runs):.2f} s")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decks", type=int, default=3000)
@@ -151,23 +169,8 @@ def main() -> int:
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench-integrity-", dir="/tmp"))
     print(f"CPython {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; journals in {work}")
     rng = random.Random(7)
-    tables = [("fubacc", 1, args.decks, fubacc_journal), ("fortune6", 8, args.shoes, fortune6_journal)]
-    for game, decks, count, build in tables:
-        directory = work / game
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / "journal.sqlite"
-        if not path.exists():
-            started = time.perf_counter()
-            build(path, count, rng)
-            print(f"{game}: wrote {count} {'decks' if decks == 1 else 'shoes'} in {time.perf_counter() - started:.1f} s, "
-                  f"{path.stat().st_size / 2**20:.0f} MiB")
-        for keep in sorted({0, 100, 1000, count}):
-            seconds, shoes = time_memory(path, game, decks, keep, args.runs)
-            print(f"  shoe_memory, history_shoes {keep:>6}: {seconds * 1000:8.1f} ms ({shoes} in the history; "
-                  f"{seconds / max(shoes, 1) * 1000:.2f} ms each)")
-        for keep in (0, 1000):
-            print(f"  rig and daemon start to READY, history_shoes {keep:>5}: "
-                  f"{daemon_start(directory, game, keep, args.runs):.2f} s")
+    measure(work / "fubacc", "fubacc", args.decks, fubacc_journal, rng, args.runs)
+    measure(work / "fortune6", "fortune6", args.shoes, fortune6_journal, rng, args.runs)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -46,7 +46,7 @@ class TableSettings:
     # deck-per-round table) may be called, all checks together.
     false_alarm_rate: Fraction = DEFAULT_FALSE_ALARM_RATE
     # The shoes (decks) whose openings the replayed check remembers, the most recent (None: all).
-    history_shoes: int | None = None
+    history_shoes: int | None = 1000
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> TableSettings:
