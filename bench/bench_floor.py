@@ -155,7 +155,8 @@ class FloorSide:
         self.shoe = self.sims["shoe"]
 
     def command(self, step) -> None:
-        pass  # the floor takes no commands: their lamps go with the next card (floor_plan)
+        """The floor takes no commands: their lamps go with the next card (floor_plan)."""
+        return None
 
     def card_changes(self, step) -> int:
         return self.changes[step.counter]

@@ -130,5 +130,7 @@ def test_run_until_gives_up_after_its_timeout(reactor):
 
 
 def test_stop_ends_run(reactor):
-    reactor.call_later(0.001, lambda now: reactor.stop())
-    reactor.run()  # returns
+    stopped_at: list[float] = []
+    reactor.call_later(0.001, lambda now: (stopped_at.append(now), reactor.stop()))
+    reactor.run()  # returns once stop() was called from the timer
+    assert len(stopped_at) == 1

@@ -109,7 +109,7 @@ def held_for_the_unheard_card(rig, mark: int, number: int, counter: int, via: st
     return held
 
 
-def keyed_in_and_finished(rig, mark: int, number: int, drawn: list[dict], lost: dict) -> dict:
+def expect_keyed_in_and_finished(rig, mark: int, number: int, drawn: list[dict], lost: dict) -> dict:
     """The supervisor keys the unheard card in (refused without the key); the round finishes
     with the result the rules give for its cards, the keyed card where the deal put it; the
     journal tells it in order: the hold for the shoe, its resumption by the counter, the hold
@@ -159,7 +159,7 @@ def test_a_card_drawn_while_unplugged_and_given_up_is_held_and_keyed_in(table, g
                    "the shoe to give the card up")
     rig.fault("replug")
     held_for_the_unheard_card(rig, mark, number, counter, "the shoe's link came back")
-    keyed_in_and_finished(rig, mark, number, drawn, lost)
+    expect_keyed_in_and_finished(rig, mark, number, drawn, lost)
     next_round_is_clean(rig, before)
 
 
@@ -206,7 +206,7 @@ def rebooted_one_ahead(rig) -> tuple[int, list[dict], dict, int]:
 def test_a_shoe_reboot_after_a_card_it_never_sent_is_held_and_keyed_in(table, game):
     rig, before = table, table.records()
     number, drawn, lost, mark = rebooted_one_ahead(rig)
-    keyed_in_and_finished(rig, mark, number, drawn, lost)
+    expect_keyed_in_and_finished(rig, mark, number, drawn, lost)
     next_round_is_clean(rig, before)
 
 

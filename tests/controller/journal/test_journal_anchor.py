@@ -129,7 +129,7 @@ def test_the_check_runs_while_a_writer_holds_the_journal(anchored):
 
 # ---------------------------------------------------------------- the start-up check: what it detects
 
-def broken(path, problem, broken_seq, reason_start):
+def expect_broken(path, problem, broken_seq, reason_start):
     found = check_journal(path)
     assert not found.ok, found
     assert (found.problem, found.broken_seq) == (problem, broken_seq), found
@@ -139,7 +139,7 @@ def broken(path, problem, broken_seq, reason_start):
 
 def test_an_edited_record_after_the_anchor(anchored):
     tamper(anchored, "UPDATE records SET payload = replace(payload, '9s', 'Ks') WHERE seq = 23")
-    found = broken(anchored, "broken_chain", 23, "its hash does not match its contents (the record was edited)")
+    found = expect_broken(anchored, "broken_chain", 23, "its hash does not match its contents (the record was edited)")
     assert found.head_seq == 22
     assert str(found).startswith("BROKEN at record 23 (broken_chain): its hash does not match its contents")
 
@@ -152,17 +152,17 @@ def test_reordered_records_after_the_anchor(anchored):
         conn.execute("UPDATE records SET at=?, mono_ns=?, kind=?, round=?, payload=?, prev_hash=?, hash=? WHERE seq = ?", (*row, seq))
     conn.commit()
     conn.close()
-    broken(anchored, "broken_chain", 22, "its prev_hash does not match the hash of record 21")
+    expect_broken(anchored, "broken_chain", 22, "its prev_hash does not match the hash of record 21")
 
 
 def test_a_record_deleted_after_the_anchor(anchored):
     tamper(anchored, "DELETE FROM records WHERE seq = 24")
-    broken(anchored, "broken_chain", 25, "record 24 is missing (deleted?)")
+    expect_broken(anchored, "broken_chain", 25, "record 24 is missing (deleted?)")
 
 
 def test_records_deleted_before_the_anchor(anchored):
     tamper(anchored, "DELETE FROM records WHERE seq IN (3, 4)")
-    broken(anchored, "deleted", None, "2 records are missing (the journal holds 24 records numbered up to 26)")
+    expect_broken(anchored, "deleted", None, "2 records are missing (the journal holds 24 records numbered up to 26)")
     assert verify(anchored).broken_seq == 5  # the full walk names them
 
 
@@ -176,14 +176,14 @@ def test_a_byte_corrupted_record_after_the_anchor(anchored):
     assert at > 0 and raw.find(target, at + 1) < 0
     raw[at + 4] ^= 0x01  # "3" -> "2": same length, the page stays well-formed
     anchored.write_bytes(bytes(raw))
-    broken(anchored, "broken_chain", 24, "its hash does not match its contents")
+    expect_broken(anchored, "broken_chain", 24, "its hash does not match its contents")
 
 
 def test_a_truncated_tail(anchored):
     """Records cut off the end, back to before the anchor: the chain alone still verifies."""
     tamper(anchored, "DELETE FROM records WHERE seq > 15")
     assert verify(anchored).ok
-    found = broken(anchored, "truncated", 16, "the journal ends at record 15, but its anchor names record 20: "
+    found = expect_broken(anchored, "truncated", 16, "the journal ends at record 15, but its anchor names record 20: "
                                                "records were cut off its end (or an older copy was put back)")
     assert found.head_seq == 15
 
@@ -206,7 +206,7 @@ def test_an_older_copy_put_back(anchored, tmp_path):
             journal.append("card", {"round": 5, "n": n})
         journal.anchor()  # anchored at 36
     os.replace(older, anchored)
-    broken(anchored, "truncated", 27, "the journal ends at record 26, but its anchor names record 36")
+    expect_broken(anchored, "truncated", 27, "the journal ends at record 26, but its anchor names record 36")
 
 
 def test_a_replaced_file(anchored, tmp_path):
@@ -216,24 +216,24 @@ def test_a_replaced_file(anchored, tmp_path):
         for n in range(10):
             journal.append("card", {"n": n})
     os.replace(other, anchored)
-    broken(anchored, "replaced", 1, "record 1 is not the anchored chain's first record")
+    expect_broken(anchored, "replaced", 1, "record 1 is not the anchored chain's first record")
 
 
 def test_the_anchored_record_edited(anchored):
     tamper(anchored, "UPDATE records SET payload = '{\"round\":4}' WHERE seq = 20")
-    broken(anchored, "broken_chain", 20, "the anchored record 20 was edited")
+    expect_broken(anchored, "broken_chain", 20, "the anchored record 20 was edited")
 
 
 def test_the_chain_rewritten_up_to_the_anchor(anchored):
     tamper(anchored, "UPDATE records SET payload = replace(payload, '\"win\"', '\"lose\"') WHERE seq = 10")
     rehash_from(anchored, 10)
     assert verify(anchored).ok  # a consistent forgery: only the anchor shows it
-    broken(anchored, "rewritten", 20, "the anchored record 20 has another hash than the anchor says")
+    expect_broken(anchored, "rewritten", 20, "the anchored record 20 has another hash than the anchor says")
 
 
 def test_the_journal_missing_next_to_its_anchor(anchored):
     os.unlink(anchored)
-    found = broken(anchored, "missing", None, "there is no journal, but its anchor")
+    found = expect_broken(anchored, "missing", None, "there is no journal, but its anchor")
     assert "names record 20: it was deleted or moved" in found.reason
     with pytest.raises(JournalError, match="the journal is missing, but its anchor names record 20: not starting a new chain"):
         Journal(anchored)
@@ -249,7 +249,7 @@ def test_a_0_byte_journal_is_never_a_new_chain(anchored, with_anchor):
     for leftover in ("-wal", "-shm"):
         if os.path.exists(f"{anchored}{leftover}"):
             os.unlink(f"{anchored}{leftover}")
-    broken(anchored, "empty", None, "the journal is 0 bytes (emptied or truncated)")
+    expect_broken(anchored, "empty", None, "the journal is 0 bytes (emptied or truncated)")
     with pytest.raises(JournalError, match=r"the journal is 0 bytes \(emptied or truncated\): not starting a new chain"):
         Journal(anchored)
     assert os.path.getsize(anchored) == 0  # left as found, for the supervisor
