@@ -1,54 +1,24 @@
-"""systemd/tablectl-edge.service: silent under `systemd-analyze verify`, as hardened as the
-daemon's (exposure at most its goal), no network at all, reading the journal and the socket
-through the group only and writing nothing; its lines and alerts go to the systemd journal
-(stdout and stderr, the alerts as structured warnings); installed by `tablectl install-service`
-with ExecStart pointed like the daemon's. And it stops at once, exit 0, on systemd's SIGTERM."""
+"""systemd/tablectl-edge.service: no network at all, reading the journal and the socket through
+the group only and writing nothing; its lines and alerts go to the systemd journal (stdout and
+stderr, the alerts as structured warnings); it stops at once, exit 0, on systemd's SIGTERM.
+(Silent under `systemd-analyze verify`, exposure at most the daemon's goal, placed by
+install-service: test_units_beside_the_daemon.py.)"""
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pytest
-from test_service_unit import EXPOSURE_GOAL, exposure, real_tablectl, settings
+from test_service_unit import settings
 
 from cli import install_service
-from cli.install_service import main, unit_text
 from simulation.rig.processes import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd/tablectl-edge.service"
-needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
-
-
-def verify(text: str, tmp_path: Path) -> str:
-    """Everything `systemd-analyze verify` prints for the unit installed beside the daemon's
-    (its After= names it; verify finds units in the same directory)."""
-    (tmp_path / "tablectl.service").write_text(unit_text((ROOT / "systemd/tablectl.service").read_text(), real_tablectl()))
-    path = tmp_path / "tablectl-edge.service"
-    path.write_text(text)
-    done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
-    return done.stdout + done.stderr
-
-
-@needs_analyze
-def test_verify_prints_nothing(tmp_path):
-    assert verify(unit_text(UNIT.read_text(), real_tablectl()), tmp_path) == ""
-
-
-@needs_analyze
-def test_verify_would_catch_a_typo(tmp_path):
-    unit = unit_text(UNIT.read_text(), real_tablectl()).replace("IPAddressDeny=", "IPAdressDeny=")
-    assert "Unknown key" in verify(unit, tmp_path)
-
-
-@needs_analyze
-def test_exposure_is_at_most_the_daemons_goal(tmp_path):
-    assert exposure(UNIT.read_text(), tmp_path, UNIT.name) <= EXPOSURE_GOAL
 
 
 def test_it_runs_tablectl_edge_on_the_tables_config_and_logs_to_the_journal():
@@ -72,22 +42,6 @@ def test_reads_through_the_group_and_writes_nothing():
     assert unit["Service.ProtectSystem"] == ["strict"] and unit["Service.ProtectHome"] == ["yes"]
     for key in ("StateDirectory", "RuntimeDirectory", "LogsDirectory", "CacheDirectory", "ReadWritePaths", "User"):
         assert f"Service.{key}" not in unit, key
-
-
-def test_install_service_places_it(tmp_path, capsys):
-    status = main(["--root", str(tmp_path), "--exec", "/opt/tablectl/bin/tablectl", "--dry-run"])
-    out = capsys.readouterr().out
-    assert status == 0
-    assert f"would install   {tmp_path}/etc/systemd/system/tablectl-edge.service" in out
-    assert "tablectl-edge for surveillance" in out
-
-
-@pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="systemd-sysusers is not installed")
-def test_a_staged_install_writes_it_with_the_exec_path(tmp_path, capsys):
-    assert main(["--root", str(tmp_path), "--exec", "/srv/venv/bin/tablectl"]) == 0
-    placed = (tmp_path / "etc/systemd/system/tablectl-edge.service").read_text()
-    assert placed == unit_text(UNIT.read_text(), "/srv/venv/bin/tablectl")
-    assert "ExecStart=/srv/venv/bin/tablectl edge --config /etc/tablectl/tablectl.toml" in placed
 
 
 def test_as_the_unit_runs_it_logs_json_for_the_journal_and_ends_on_sigterm(tmp_path):
