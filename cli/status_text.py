@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from games.clauses import summary
+from games.integrity import CLAUSE
 
 # the snapshot's keys each line below covers (the rest are shown as "key: value")
 SHOWN = {"id", "ok", "message", "game", "decks", "state", "shoe", "round", "hands", "lamps", "spots",
@@ -71,8 +72,7 @@ def _held(held: dict) -> str:
 def _integrity(integrity: dict) -> str:
     """Why no round opens (local ruling L7), with the clause's summary."""
     why = str(integrity.get("why") or "")
-    clause = "local ruling L7"
-    return why + (f"\n{'':<{LABEL}}{clause}: {summary(clause)}" if summary(clause) else "")
+    return why + (f"\n{'':<{LABEL}}{CLAUSE}: {summary(CLAUSE)}" if summary(CLAUSE) else "")
 
 
 # the shape each structured key has in the daemon's snapshot; a key of another shape is shown as it is

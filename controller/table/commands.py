@@ -25,6 +25,7 @@ from controller.table.round_in_play import RoundInPlay, open_refusal
 from controller.table.settings import SettingsError, TableSettings, check_spots
 from controller.table.shoe import Shoe
 from games.cards import Card, CardError, parse_card
+from games.integrity import CLAUSE
 from games.round import Consequence as C
 from games.round import Game, Irregular
 from games.round import IrregularityKind as K
@@ -366,14 +367,14 @@ class Commands:
         goes on with it. The `shoe` record names the alarms it answers; the command's own record,
         just before it, who gave it."""
         if not self.panel.key_on:
-            raise Refusal("accepting a shoe that failed an integrity check needs the supervisor key (local ruling L7)")
+            raise Refusal(f"accepting a shoe that failed an integrity check needs the supervisor key ({CLAUSE})")
         if not self.integrity.blocked:
             raise Refusal(f"no integrity alarm waits to be answered in shoe {self.shoe.number}")
         answers = self.integrity.accept()
-        self.shoe.event(out, E.ACCEPTED, durable=True, answers=answers, clause="local ruling L7")
+        self.shoe.event(out, E.ACCEPTED, durable=True, answers=answers, clause=CLAUSE)
         checks = ", ".join(str(a["check"]) for a in answers)
-        out.answer(True, f"shoe {self.shoe.number} accepted by the supervisor ({checks}; local ruling L7): "
-                         "play goes on", answers=answers)
+        out.answer(True, f"shoe {self.shoe.number} accepted by the supervisor ({checks}; {CLAUSE}): play goes on",
+                   answers=answers)
 
     def player_dealer(self, args: Mapping, out: Out) -> None:
         bank, rnd = self.bank, self.round

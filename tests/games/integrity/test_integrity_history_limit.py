@@ -58,7 +58,7 @@ def test_a_capped_history_keeps_the_most_recent_shoes_and_the_previous_one(shoes
     for n, shoe in enumerate(cards):
         history.add(f"shoe {n}", DeckKind.STANDARD52, 8, shoe)
     read = [n for n, shoe in enumerate(shoes) if shoe and shoe[0] is not None]  # an opening to keep
-    recent = read[len(read) - limit:] if limit else []
+    recent = read[max(0, len(read) - limit):] if limit else []
     alone = ShoeHistory(depth=5)
     for n in recent:
         alone.add(f"shoe {n}", DeckKind.STANDARD52, 8, cards[n])
