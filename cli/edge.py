@@ -5,8 +5,9 @@
   tablectl edge [--config FILE | --journal PATH --socket PATH] [--alert-margin M] [--json] [--count N]
       live: follow the table from the start of the shoe in play, one line per round; an ALERT
       line (and a `player_advantage` warning in the log on stderr) when a wager's house edge
-      falls below -M (M: 0.5% or 0.005 or 1/200; default 0). Ends on Ctrl-C or SIGTERM (exit 0),
-      or after N lines with --count.
+      falls below -M (M: 0.5% or 0.005 or 1/200; default: the config's edge.alert_margin, 0).
+      Ends on Ctrl-C or SIGTERM (exit 0), or after N lines with --count. systemd runs it as
+      tablectl-edge.service (systemd/), its lines and alerts going to the systemd journal.
 
 Every card the shoe read counts as out, the burn included; an unread card does not (the next
 round is a fair draw from the unseen cards either way). docs/integrity.md has the details.
@@ -21,6 +22,7 @@ from fractions import Fraction
 
 from cli.common import Parser, UsageError, cards_from, check_game, print_json
 from cli.paths import config_for_cli, run_reporting
+from controller.config.schema import exact_fraction
 from controller.journal import JournalError
 from controller.journal.shoes import last_game
 from controller.logs import configure_logging
@@ -38,7 +40,8 @@ def _parser() -> Parser:
     parser.add_argument("--config", metavar="FILE", help="live: the daemon's config (journal, socket, game)")
     parser.add_argument("--journal", metavar="PATH", help="live: the journal (instead of the config's)")
     parser.add_argument("--socket", metavar="PATH", help="live: the control socket (instead of the config's)")
-    parser.add_argument("--alert-margin", default="0", metavar="M", help="live: alert below a house edge of -M")
+    parser.add_argument("--alert-margin", metavar="M",
+                        help="live: alert below a house edge of -M (default: the config's edge.alert_margin)")
     parser.add_argument("--count", type=int, metavar="N", help="live: stop after N lines")
     parser.add_argument("--json", action="store_true", help="JSON: one object (once) or one a line (live)")
     return parser
@@ -46,11 +49,9 @@ def _parser() -> Parser:
 
 def margin_argument(text: str) -> Fraction:
     """0.5% / 0.005 / 1/200, exactly."""
-    body = text.strip()
-    percent = body.endswith("%")
     try:
-        value = Fraction(body[:-1] if percent else body) / (100 if percent else 1)
-    except (ValueError, ZeroDivisionError):
+        value = exact_fraction(text)
+    except ValueError:
         raise UsageError(f"--alert-margin {text!r}: not a number (e.g. 0.5% or 0.005)") from None
     if value < 0:
         raise UsageError(f"--alert-margin {text!r}: must not be negative")
@@ -83,8 +84,8 @@ def _once(args) -> int:
 def _live(args) -> int:
     if args.count is not None and args.count < 1:
         raise UsageError(f"--count {args.count}: must be at least 1")
-    margin = margin_argument(args.alert_margin)
     config = config_for_cli(args.config)
+    margin = config.edge.alert_margin if args.alert_margin is None else margin_argument(args.alert_margin)
     journal, socket = args.journal or config.journal.path, args.socket or config.control.socket
     configure_logging(config.log.format, config.log.level, stream=sys.stderr)
     try:

@@ -4,7 +4,7 @@ Puts tablectl on a table PC as a well-behaved systemd service: the system user a
 (sysusers.d), the unit, the udev rules and the default config, then reloads udev and
 systemd. It never enables or starts the service: the engineer edits the config first.
 
-Ours, rewritten on every install: the units (the daemon, the scoreboard), 70-tablectl.rules,
+Ours, rewritten on every install: the units (the daemon, the scoreboard, the feed, the edge), 70-tablectl.rules,
 the sysusers.d entry.
 The site's, installed only when absent: /etc/tablectl/tablectl.toml and
 69-tablectl-devices.rules (which USB device is the shoe, panel, lights).
@@ -26,6 +26,7 @@ HOME = "/var/lib/tablectl"
 CONFIG = "/etc/tablectl/tablectl.toml"
 UNIT = "/etc/systemd/system/tablectl.service"
 SCOREBOARD_UNIT = "/etc/systemd/system/tablectl-scoreboard.service"
+EDGE_UNIT = "/etc/systemd/system/tablectl-edge.service"
 SYSUSERS = "/etc/sysusers.d/tablectl.conf"
 SYSUSERS_LINE = f'u {USER} - "tablectl table controller" {HOME} /usr/sbin/nologin\n'
 # the feed's own user, reading the journal through group tablectl (systemd/tablectl-feed.service)
@@ -53,6 +54,7 @@ FILES = (
     Placed("systemd/tablectl.service", UNIT),
     Placed("systemd/tablectl-feed.service", FEED_UNIT),
     Placed("systemd/tablectl-scoreboard.service", SCOREBOARD_UNIT),
+    Placed("systemd/tablectl-edge.service", EDGE_UNIT),
     Placed("udev/70-tablectl.rules", "/etc/udev/rules.d/70-tablectl.rules"),
     Placed("udev/69-tablectl-devices.rules", "/etc/udev/rules.d/69-tablectl-devices.rules", site_owned=True),
     Placed("systemd/tablectl.toml", CONFIG, mode=0o640, site_owned=True, group=GROUP),
@@ -247,7 +249,8 @@ def _main(argv) -> int:
     status = Installer(root, source, exec_path, args.dry_run).run()
     if status == 0:
         print(f"next: edit {root / CONFIG.lstrip('/')} and {root / 'etc/udev/rules.d/69-tablectl-devices.rules'}, "
-              "then: systemctl enable --now tablectl (and tablectl-scoreboard for the board beside the table)")
+              "then: systemctl enable --now tablectl (and tablectl-scoreboard for the board beside the table, "
+              "tablectl-edge for surveillance's live house edge)")
     return status
 
 

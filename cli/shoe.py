@@ -3,7 +3,8 @@
 One shoe from the journal (the last by default): its cards in order with the burn and the cut
 card marked, every card counted against the decks, rounds, results and the game's counts, voids
 and holds with their clauses, irregularities, each integrity check's statistic (recomputed from
-the journal against every earlier shoe), hands per hour and the time between rounds. On a
+the journal against every earlier shoe) and who answered the alarms the daemon raised (local
+ruling L7), hands per hour and the time between rounds. On a
 deck-per-round table (fubacc, paigow) a shoe number covers many decks: each is listed.
 Reads the journal read-only; safe while the daemon runs.
 """
@@ -14,7 +15,9 @@ import sys
 from fractions import Fraction
 
 from cli.common import Parser, UsageError
-from cli.paths import add_location_options, journal_path, run_reporting
+from cli.paths import add_location_options, config_for_cli, journal_path, run_reporting
+from cli.recall import by_text
+from controller.config.schema import exact_fraction
 from controller.journal import JournalError
 from controller.journal.shoe_report import NoSuchShoe, Reconciliation, ShoeReport, shoe_report
 from controller.journal.shoes import ShoeLoad
@@ -31,8 +34,9 @@ def _parser() -> Parser:
     report = commands.add_parser("report", help="one shoe: cards, counts, rounds, voids, integrity, pace")
     report.add_argument("--shoe", type=int, metavar="N", help="the shoe number (default: the last)")
     report.add_argument("--json", action="store_true", help="one JSON object")
-    report.add_argument("--false-alarm-rate", default=str(DEFAULT_FALSE_ALARM_RATE), metavar="R",
-                        help="per shoe, for the integrity checks (default 1/1000000; 1e-6 also reads)")
+    report.add_argument("--false-alarm-rate", metavar="R",
+                        help="per shoe, for the integrity checks (default: the config's integrity.false_alarm_rate, "
+                             f"{DEFAULT_FALSE_ALARM_RATE}; 1e-6 also reads)")
     add_location_options(report, "--journal", "the journal file")
     return parser
 
@@ -40,8 +44,8 @@ def _parser() -> Parser:
 def rate_argument(text: str) -> Fraction:
     """A probability given as 1e-6, 0.000001 or 1/1000000, exactly."""
     try:
-        rate = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
+        rate = exact_fraction(text)
+    except ValueError:
         raise UsageError(f"--false-alarm-rate {text!r}: not a number (e.g. 1e-6 or 1/1000000)") from None
     if not 0 < rate < 1:
         raise UsageError(f"--false-alarm-rate {text!r}: must be between 0 and 1")
@@ -122,6 +126,11 @@ def _integrity_lines(report: ShoeReport) -> list[str]:
         for alarm in load.alarms:
             lines.append(f"    ALARM {alarm.check.value} ({alarm.clause}): {alarm.detail}; "
                          f"draw counters {alarm.draw_counters[0]}-{alarm.draw_counters[-1]}")
+    for answer in report.answers:
+        who = f" by {by_text(answer['by'])}" if answer.get("by") else ""
+        checks = ", ".join(str(a.get("check")) for a in answer["alarms"])
+        what = "the shoe accepted" if answer["how"] == "accepted" else "a new shoe called"
+        lines.append(f"    ANSWERED {checks} (local ruling L7): {what}{who} at {answer['at']}")
     return lines
 
 
@@ -181,7 +190,8 @@ def report_text(report: ShoeReport) -> str:
 
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
-    rate = rate_argument(args.false_alarm_rate)
+    rate = (config_for_cli(args.config).integrity.false_alarm_rate if args.false_alarm_rate is None
+            else rate_argument(args.false_alarm_rate))
     if args.shoe is not None and args.shoe < 1:
         raise UsageError(f"--shoe {args.shoe}: shoes are numbered from 1")
     report = shoe_report(journal_path(args), args.shoe, rate)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 
 from games.clauses import summary
+from games.integrity import CLAUSE
 
 # the snapshot's keys each line below covers (the rest are shown as "key: value")
 SHOWN = {"id", "ok", "message", "game", "decks", "state", "shoe", "round", "hands", "lamps", "spots",
          "selected_spot", "pending_decision", "held", "link_up", "supervisor_key", "door_open", "attention",
-         "player_dealer", "daemon"}
+         "player_dealer", "daemon", "integrity"}
 LABEL = 12  # width of the label column
 
 
@@ -68,9 +69,15 @@ def _held(held: dict) -> str:
     return text + (f"\n{'':<{LABEL}}{clause}: {summary(clause)}" if summary(clause) else "")
 
 
+def _integrity(integrity: dict) -> str:
+    """Why no round opens (local ruling L7), with the clause's summary."""
+    why = str(integrity.get("why") or "")
+    return why + (f"\n{'':<{LABEL}}{CLAUSE}: {summary(CLAUSE)}" if summary(CLAUSE) else "")
+
+
 # the shape each structured key has in the daemon's snapshot; a key of another shape is shown as it is
 SHAPES = {"shoe": dict, "round": dict, "hands": dict, "lamps": dict, "pending_decision": dict, "held": dict,
-          "player_dealer": dict, "daemon": dict, "attention": list}
+          "player_dealer": dict, "daemon": dict, "attention": list, "integrity": dict}
 
 
 def status_lines(reply: dict) -> list[str]:
@@ -95,6 +102,8 @@ def status_lines(reply: dict) -> list[str]:
         lines.append(_line("HELD", _held(reply["held"])))
     if reply.get("shoe"):
         lines.append(_line(f"shoe {reply['shoe'].get('number') or '-'}", _shoe(reply["shoe"])))
+    if (reply.get("integrity") or {}).get("blocked"):
+        lines.append(_line("NO ROUND", _integrity(reply["integrity"])))
     if reply.get("player_dealer"):
         bank = reply["player_dealer"]
         lines.append(_line("banker seat", f"{bank.get('seat')} ({bank.get('hands_left')} hands left)"))

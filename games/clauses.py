@@ -209,8 +209,9 @@ CLAUSES: dict[str, Clause] = {
                           "holds for the supervisor to confirm their order, else voids (order altered)"),
     "local ruling L7": _c("a shoe fails an integrity check (unshuffled, replayed, a slug), beyond the "
                           "false-alarm rate of a fair shuffle",
-                          "lets the round in progress complete; no new round until the supervisor, with the key, "
-                          "accepts the shoe or calls a new one; the error lamp shows it"),
+                          "journals the alarm with its cards, draw counters and probability; the round in progress "
+                          "completes; no round opens until the supervisor, with the key, accepts the shoe "
+                          "(accept_shoe) or a new shoe is called; error lamp slow blink, supervisor lamp between rounds"),
 }
 
 _GAME = r"\b(?P<game>fafa4?|fortune6|fortune7|fubacc|paigow)\b[\s\"]*"

@@ -7,10 +7,11 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import fields, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from controller.config.schema import SECTIONS, Config
+from controller.config.schema import SECTIONS, Config, exact_fraction
 from games.registry import GAME_KEYS, UnknownGame, get_game, get_table_profile
 
 DEFAULT_GAME = "fortune6"
@@ -148,6 +149,11 @@ def _typed(value, hint):
         return (float(value), None) if ok else (value, "a number")
     if hint is str:
         return (value, None) if isinstance(value, str) else (value, "a string")
+    if hint is Fraction:  # exact: a float is read as the decimal it is written as
+        try:
+            return exact_fraction(value), None
+        except ValueError:
+            return value, "a number such as 0.005, 1e-6, 1/200 or \"0.5%\""
     if typing.get_origin(hint) is tuple:  # tuple[int, ...]
         ok = isinstance(value, list) and all(type(v) is int for v in value)
         return (tuple(value), None) if ok else (value, "a list of integers")

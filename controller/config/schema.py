@@ -10,6 +10,7 @@ import ipaddress
 import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 DEFAULT_CONFIG_PATH = "/etc/tablectl/tablectl.toml"
 LOG_FORMATS = ("json", "console")
@@ -31,6 +32,34 @@ def seconds(low: float, high: float):
     def check(value) -> str | None:
         return None if math.isfinite(value) and low <= value <= high else f"a number of seconds from {low:g} to {high:g}"
     check.range_text = f"{low:g} to {high:g} s"  # type: ignore[attr-defined]
+    return check
+
+
+def exact_fraction(value) -> Fraction:
+    """A number written as people write it, exactly: 0.005, 1e-6, 1/200, 0.5% (text), or a TOML
+    integer or float (a float is taken as the decimal it is written as: 1e-6 is exactly 1/10^6).
+    ValueError when it is none of these, or not finite."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
+        raise ValueError(f"{value!r} is not a number")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not finite")
+        return Fraction(repr(value))
+    if isinstance(value, str):
+        body = value.strip()
+        percent = body.endswith("%")
+        try:
+            return Fraction(body[:-1].strip() if percent else body) / (100 if percent else 1)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{value!r} is not a number (e.g. 0.005, 1e-6, 1/200 or 0.5%)") from None
+    return Fraction(value)
+
+
+def fraction_between(low: Fraction, high: Fraction):
+    """An exact number within [low, high]; the range is kept on the check for the docs (tested)."""
+    def check(value) -> str | None:
+        return None if low <= value <= high else f"a number from {float(low):g} to {float(high):g}"
+    check.range_text = f"{float(low):g} to {float(high):g}"  # type: ignore[attr-defined]
     return check
 
 
@@ -168,6 +197,24 @@ class ShoeConfig:
 
 
 @dataclass(frozen=True)
+class IntegrityConfig:
+    """The shoe integrity checks (docs/integrity.md, local ruling L7)."""
+    false_alarm_rate: Fraction = key(
+        Fraction(1, 10**6), "how often a fairly shuffled shoe (a deck, dealing a deck per round) may be called, "
+        "all checks together: 1e-6, 1/1000000 or \"0.0001%\"", fraction_between(Fraction(1, 10**12), Fraction(1, 100)))
+    history_shoes: int = key(1000, "the past shoes (decks, dealing a deck per round) whose openings the replayed check "
+                                   "remembers, the most recent: read back at start-up and kept while the daemon runs",
+                             between(0, 100000))
+
+
+@dataclass(frozen=True)
+class EdgeConfig:
+    """`tablectl edge`, the live house edge for surveillance (docs/integrity.md)."""
+    alert_margin: Fraction = key(Fraction(0), "alert when a wager's house edge falls below minus this: 0, 0.005, "
+                                              "1/200 or \"0.5%\"", fraction_between(Fraction(0), Fraction(1)))
+
+
+@dataclass(frozen=True)
 class Fortune7Config:
     player_dealer_seats: tuple[int, ...] = key(
         (1, 2, 3, 4, 5, 6, 7), "the seats whose players take the player-dealer position in turn (every two hands, clockwise)")
@@ -216,6 +263,7 @@ SECTIONS = {
     "devices": DevicesConfig, "keys": KeysConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
     "table": TableConfig, "log": LogConfig, "feed": FeedConfig, "scoreboard": ScoreboardConfig,
+    "integrity": IntegrityConfig, "edge": EdgeConfig,
 }
 
 
@@ -234,6 +282,8 @@ class Config:
     log: LogConfig = LogConfig()
     feed: FeedConfig = FeedConfig()
     scoreboard: ScoreboardConfig = ScoreboardConfig()
+    integrity: IntegrityConfig = IntegrityConfig()
+    edge: EdgeConfig = EdgeConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     def to_toml_dict(self) -> dict:
@@ -247,4 +297,8 @@ class Config:
         if out["fortune7"]["player_dealer_seat"] is None:  # TOML has no null: absent means unset
             del out["fortune7"]["player_dealer_seat"]
         out["control"]["mode"] = f"{self.control.mode:04o}"  # as written in a file: "0660", not 432
+        for keys in (table for table in out.values() if isinstance(table, dict)):
+            for name, value in keys.items():  # exact numbers as text a file takes back exactly: "1/1000000"
+                if isinstance(value, Fraction):
+                    keys[name] = str(value)
         return out

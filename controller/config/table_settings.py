@@ -7,7 +7,7 @@ from games.registry import get_game
 
 
 def table_settings(config: Config) -> TableSettings:
-    """[shoe], [timeouts].card_timeout_s, [table] and [fortune7] as the table takes them;
+    """[shoe], [timeouts].card_timeout_s, [table], [fortune7] and [integrity] as the table takes them;
     checked by the table too (TableSettings.check raises SettingsError naming the key)."""
     game = get_game(config.game)
     settings = TableSettings.for_game(
@@ -20,5 +20,7 @@ def table_settings(config: Config) -> TableSettings:
         spots=config.table.spots if game.uses_spots else (),
         player_dealer_seats=config.fortune7.player_dealer_seats,
         player_dealer_seat=config.fortune7.player_dealer_seat,
+        false_alarm_rate=config.integrity.false_alarm_rate,
+        history_shoes=config.integrity.history_shoes,
     )
     return settings.check(game)

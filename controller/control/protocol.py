@@ -66,6 +66,8 @@ COMMANDS: dict[str, CommandSpec] = {
                                optional={"card": "str", "cards": "list[str]", "order": "list[str]"}),
     "misdeal": CommandSpec("dealer: a hand got the wrong number of cards", optional={"hand": "str"}),
     "new_shoe": CommandSpec("a new shoe is in (the burn follows when configured)"),
+    "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
+                               "(the key must be on)"),
     "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
     "new_chain": CommandSpec("supervisor, only when the journal failed its start-up check (the key must be on): archive "
                              "it and start a new chain naming its head", {"reason": "str"}),

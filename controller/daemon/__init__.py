@@ -9,6 +9,7 @@ journal and sd_notify.
     lamps_out.py  lamp pictures by name -> the lamp board
     timers.py     the table's timers (one reactor timer armed at the earliest)
     device_options.py  config -> the drivers' backoff and link timings
+    shoe_memory.py  the journal's past shoes and the shoe in play, for the integrity checks
 
 docs/daemon.md describes the whole; docs/table.md is the contract with the table.
 """

@@ -6,7 +6,8 @@ thread), the journal (locked: one daemon per journal; SQLite busy timeout 0: a j
 by another process is retried from a timer, never waited for in SQLite) and recovery
 (the table restores from the journal's tail and its effects are carried out: the restore's
 records are journaled with `daemon_started`, its lamp picture becomes the board's wanted
-picture), the control socket (mode from the config), the three drivers. The loop then runs;
+picture; the shoe integrity checks get the shoes dealt before, up to integrity.history_shoes,
+and the shoe in play: controller/daemon/shoe_memory.py), the control socket (mode from the config), the three drivers. The loop then runs;
 READY=1 goes out once every device has had a session (a device absent at boot: STATUS= says
 which and why, the loop keeps serving `tablectl status`, and READY waits; systemd's
 TimeoutStartSec decides how long).
@@ -25,6 +26,7 @@ import os
 import resource
 import signal
 import sys
+import time
 
 import structlog
 
@@ -35,6 +37,7 @@ from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
+from controller.daemon.shoe_memory import shoe_memory
 from controller.journal import Journal, JournalError, RecordKind, check_journal, read_tail
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
@@ -211,7 +214,13 @@ class TableDaemon:
             "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
         effects = []
         if loop.journal.head_seq:
-            effects = table.restore(TableRecovery.from_tail(read_tail(loop.journal)))
+            recovery = TableRecovery.from_tail(read_tail(loop.journal))
+            number = recovery.shoe.number if recovery.shoe is not None else None
+            reading_since = time.perf_counter()
+            shoes = shoe_memory(loop.journal, table.game.key, table.decks, number, self.config.integrity.history_shoes)
+            log.info("shoe_history_loaded", shoes=shoes.history.shoes, in_play=shoes.label, cards_in_play=len(shoes.cards),
+                     seconds=round(time.perf_counter() - reading_since, 3), cap=self.config.integrity.history_shoes)
+            effects = table.restore(recovery, shoes)
         loop.handle_inputs(started, [], extra=effects)
         lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers import events as ev
+from games.integrity import CLAUSE
 
 DEVICES = ("shoe", "panel", "lights")
 
@@ -98,6 +99,8 @@ def status_line(table, links: Links, ready: bool, note: str = "") -> str:
         parts.append(f"round {table.play.number} {table.state.replace('_', ' ')}")
     else:
         parts.append("no round yet")
+    if table.integrity.blocked:
+        parts.append(f"shoe failed an integrity check: waits for the supervisor ({CLAUSE})")
     parts += [f"{name} missing {len(link.missing)} lamp{'s' if len(link.missing) > 1 else ''}"
               if link.state == "incomplete" else f"{name} {link.state}" for name, link in links.devices.items()]
     line = " · ".join(parts)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,11 +48,17 @@ def _plain(value):
 _PLAIN_TYPES = frozenset({int, bool, str, float, type(None)})
 
 
-@functools.cache
+_RECORDED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _recorded_fields(event_type: type) -> tuple[str, ...]:
-    """The fields of an event type that its record carries (asked once per type: every card
-    is an event)."""
-    return tuple(f.name for f in dataclasses.fields(event_type) if f.name not in ("device", "at"))
+    """The fields of an event type that its record carries (looked up once per type: every
+    card is an event)."""
+    names = _RECORDED_FIELDS.get(event_type)
+    if names is None:
+        names = _RECORDED_FIELDS[event_type] = tuple(
+            f.name for f in dataclasses.fields(event_type) if f.name not in ("device", "at"))
+    return names
 
 
 def device_record(event: ev.DeviceEvent) -> dict:

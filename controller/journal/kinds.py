@@ -55,6 +55,7 @@ class ShoeEvent(enum.StrEnum):
     LINK_LOST = "link_lost"
     LINK_RESTORED = "link_restored"
     REBOOTED = "rebooted"
+    ACCEPTED = "accepted"  # the supervisor accepted a shoe that failed an integrity check (local ruling L7)
 
 
 SHOE_STARTS = (ShoeEvent.NEW, ShoeEvent.NEW_DECK)  # a shoe (or a round's deck) begins: its count starts again

@@ -106,6 +106,9 @@ class ShoeReport:
     pace: Pace
     false_alarm_rate: Fraction = DEFAULT_FALSE_ALARM_RATE
     notes: list[str] = field(default_factory=list)
+    # the supervisor's answers to the integrity alarms journaled (local ruling L7): "accepted" (the
+    # shoe played on) or "new shoe" (the next shoe's record), the alarms answered, who gave it
+    answers: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -115,7 +118,7 @@ class ShoeReport:
             "rounds": [r.to_json() for r in self.rounds], "winners": self.winners, "bets": self.bets,
             "voids": self.voids, "holds": self.holds, "irregularities": self.irregularities,
             "integrity": [i.to_json() for i in self.integrity], "pace": self.pace.to_json(),
-            "false_alarm_rate": float(self.false_alarm_rate), "notes": self.notes,
+            "false_alarm_rate": float(self.false_alarm_rate), "notes": self.notes, "answers": self.answers,
         }
 
 
@@ -143,7 +146,26 @@ def shoe_report(source: Journal | str | os.PathLike, shoe: int | None = None,
         query = f"SELECT {COLUMNS} FROM records WHERE seq >= ?" + ("" if last_seq is None else " AND seq <= ?")
         args = (mine[0].start_seq,) if last_seq is None else (mine[0].start_seq, last_seq)
         records = [record_from_row(row) for row in conn.execute(query + " ORDER BY seq", args)]
-    return _report(wanted, mine, records, history, false_alarm_rate)
+        following = conn.execute(f"SELECT {COLUMNS} FROM records WHERE seq = ?", (later[0],)).fetchone() if later else None
+    report = _report(wanted, mine, records, history, false_alarm_rate)
+    report.answers = _answers(records, None if following is None else record_from_row(following))
+    return report
+
+
+def _answers(records: list[Record], next_start: Record | None) -> list[dict[str, Any]]:
+    """The answers to this shoe's integrity alarms: its `accepted` records, and the next shoe's
+    `new` record when it names alarms; each with who gave the command that led to it (the
+    input's own record, just before it in the same commit)."""
+    out = []
+    chain = [*records, *([next_start] if next_start is not None else [])]
+    for before, record in zip(chain, chain[1:]):
+        p = record.payload
+        answers = record.kind == RecordKind.SHOE and p.get("answers")
+        if answers and (p.get("event") == ShoeEvent.ACCEPTED or (record is next_start and p.get("event") == ShoeEvent.NEW)):
+            by = before.payload.get("by") if before.kind in (RecordKind.COMMAND, RecordKind.DEVICE) else None
+            out.append({"seq": record.seq, "at": record.at, "how": "accepted" if p["event"] == ShoeEvent.ACCEPTED
+                        else "new shoe", "alarms": p["answers"], "by": by})
+    return out
 
 
 def _report(number: int, loads: list[ShoeLoad], records: list[Record], history: ShoeHistory,

@@ -157,7 +157,7 @@ def _apply(load: ShoeLoad, record: Record, p: Mapping[str, Any]) -> None:
 def current_load_start(source: Journal | str | os.PathLike) -> int | None:
     """The seq of the record that began the shoe (or deck) in the shoe now, None before any."""
     with reading(source) as conn:
-        starts = _load_starts(conn)
+        starts = _load_starts(conn, 1)
     return starts[-1][0] if starts else None
 
 
@@ -174,15 +174,19 @@ def last_game(source: Journal | str | os.PathLike) -> tuple[str, int] | None:
     return None
 
 
-def shoe_history(source: Journal | str | os.PathLike, depth: int = DEPTH) -> tuple[ShoeHistory, ShoeLoad | None]:
-    """The integrity checks' memory of the table: every load but the last, in order; and the
-    last load (the shoe in progress, to resume), whole. Of the loads before the last two only
-    the opening is read (the replay index keeps `depth` cards a shoe; the slug check needs the
-    previous load whole), so a start-up reads a few dozen records a shoe, not the journal."""
-    history = ShoeHistory(depth)
+def shoe_history(source: Journal | str | os.PathLike, depth: int = DEPTH,
+                 keep: int | None = None) -> tuple[ShoeHistory, ShoeLoad | None]:
+    """The integrity checks' memory of the table: every load but the last, in order (with
+    `keep`, a history that keeps only the `keep` most recent, as it will while the daemon runs,
+    and the load before the last whatever `keep` is); and the last load (the shoe in progress,
+    to resume), whole. Of the loads before the last two only the opening is read (the replay
+    index keeps `depth` cards a shoe; the slug check needs the previous load whole), so a
+    start-up reads a few dozen records a shoe, not the journal; with `keep` it reads the
+    journal's shoe records backwards only as far as the oldest load kept."""
+    history = ShoeHistory(depth, keep)
     last: ShoeLoad | None = None
     with reading(source) as conn:
-        starts = _load_starts(conn)
+        starts = _load_starts(conn, None if keep is None else max(keep, 1) + 1)
         game, decks = _game_before(conn, starts[0][0]) if starts else (None, None)
         deck_in_shoe = 0
         for n, (start, _) in enumerate(starts):
@@ -212,14 +216,19 @@ def _game_before(conn: sqlite3.Connection, seq: int) -> tuple[str | None, int | 
     return payload.get("game"), payload.get("decks")
 
 
-def _load_starts(conn: sqlite3.Connection) -> list[tuple[int, str]]:
-    """(seq, event) of every record that began a load, oldest first (the shoe_events index)."""
-    out = []
-    for seq, payload in conn.execute("SELECT seq, payload FROM records WHERE kind = 'shoe' ORDER BY seq"):
+def _load_starts(conn: sqlite3.Connection, last: int | None = None) -> list[tuple[int, str]]:
+    """(seq, event) of every record that began a load, oldest first (the shoe_events index);
+    with `last`, only the last that many, read from the newest backwards."""
+    out: list[tuple[int, str]] = []
+    if last is not None and last <= 0:
+        return out
+    for seq, payload in conn.execute("SELECT seq, payload FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
         event = json.loads(payload).get("event")
         if event in SHOE_STARTS:
             out.append((seq, event))
-    return out
+            if last is not None and len(out) >= last:
+                break
+    return out[::-1]
 
 
 def add_to_history(history: ShoeHistory, load: ShoeLoad) -> None:

@@ -1,5 +1,6 @@
 """Cards from the shoe: decode each card, count it out of the shoe, let the draw counter judge
-it (local ruling L4), and route it to the burn, the round, a hold, or an irregularity."""
+it (local ruling L4), route it to the burn, the round, a hold, or an irregularity, and show it
+to the shoe's integrity checks (local ruling L7)."""
 from __future__ import annotations
 
 from controller.journal.kinds import RecordKind as R
@@ -8,6 +9,7 @@ from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter, Unheard, Unproven
 from controller.table.holds import Arrival, Holding, device_lost_void
+from controller.table.integrity import ShoeIntegrity
 from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.round_in_play import RoundInPlay
@@ -31,17 +33,23 @@ def unheard_kind(state: str) -> K:
 
 class CardFlow:
     def __init__(self, game: Game, *, shoe: Shoe, counter: DrawCounter, link: ShoeLink, holds: Holding,
-                 round: RoundInPlay):
-        self.game, self.shoe, self.counter, self.link, self.holds, self.round = game, shoe, counter, link, holds, round
+                 integrity: ShoeIntegrity, round: RoundInPlay):
+        self.game, self.shoe, self.counter, self.link, self.holds = game, shoe, counter, link, holds
+        self.integrity, self.round = integrity, round
 
     def on_card(self, inp: i.Card, out: Out) -> None:
+        in_shoe = self.shoe.state != m.NO_SHOE  # a card out of a shoe the table knows
         arrival = self._arrive(inp)
         was_open = self.round.is_open()
         self._judge_counter(out, arrival)
         if was_open and self.round.state == m.VOID:  # the counter already voided the round: this card is its evidence
             self._record(out, arrival, "after_void")
-            return
-        self._route(out, arrival)
+        else:
+            self._route(out, arrival)
+        if in_shoe:  # after the card's own record: an alarm cites the card that raised it
+            rnd = self.round
+            self.integrity.on_card(out, arrival.card, arrival.draw_counter,
+                                   rnd.current.number if rnd.is_open() else None, rnd.state)
 
     def _arrive(self, inp: i.Card) -> Arrival:
         """Decode the card and count it out of the shoe (checked against the whole shoe first)."""

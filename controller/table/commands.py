@@ -17,6 +17,7 @@ from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.cards import CardFlow
 from controller.table.holds import Arrival, Holding, as_void
+from controller.table.integrity import ShoeIntegrity
 from controller.table.output import Out
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
@@ -24,6 +25,7 @@ from controller.table.round_in_play import RoundInPlay, open_refusal
 from controller.table.settings import SettingsError, TableSettings, check_spots
 from controller.table.shoe import Shoe
 from games.cards import Card, CardError, parse_card
+from games.integrity import CLAUSE
 from games.round import Consequence as C
 from games.round import Game, Irregular
 from games.round import IrregularityKind as K
@@ -63,9 +65,10 @@ def _cards(value: Any, key: str) -> list[Card]:
 
 class Commands:
     def __init__(self, game: Game, settings: TableSettings, *, shoe: Shoe, round: RoundInPlay, holds: Holding,
-                 bank: PlayerDealer | None, panel: Panel, cards: CardFlow):
+                 bank: PlayerDealer | None, panel: Panel, integrity: ShoeIntegrity, cards: CardFlow):
         self.game, self.settings = game, settings
         self.shoe, self.round, self.holds, self.bank, self.panel, self.cards = shoe, round, holds, bank, panel, cards
+        self.integrity = integrity
         self.handlers: dict[str, CommandHandler] = {}
         self.register("place_bets", self.place_bets)
         self.register("spots", self.set_spots)
@@ -77,6 +80,7 @@ class Commands:
         self.register("reconstruct", self.reconstruct)
         self.register("misdeal", self.misdeal)
         self.register("new_shoe", self.new_shoe)
+        self.register("accept_shoe", self.accept_shoe)
         self.register("player_dealer", self.player_dealer)  # `status` is the Table's: it owns the snapshot
 
     def register(self, name: str, handler: CommandHandler) -> None:
@@ -112,13 +116,14 @@ class Commands:
                               f"or void it ({hold.void_rule.clause}), before the next game")
             rule = self.game.rule(K.LATE_WAGER)
             raise Refusal(f"{rnd.text()} is {rnd.state}: bets are closed ({rule.clause}: {rule.summary})")
-        why = open_refusal(self.shoe, self.bank)
+        why = open_refusal(self.shoe, self.bank, self.integrity)
         if why:
             raise Refusal(why)
         if not rnd.flow.trigger("open_round"):  # the guard asks the same question as open_refusal
             raise Refusal("the shoe is not ready")
         if self.settings.deck_per_round:
             self.shoe.new_deck()
+            self.integrity.new_deck(self.game.max_cards(rnd.spots))
             self.shoe.event(out, E.NEW_DECK, durable=True)
         rnd.open(out)
         out.answer(True, f"round {rnd.number}: place your bets", round=rnd.number)
@@ -351,10 +356,25 @@ class Commands:
         if rnd.state not in m.ROUND_CLOSED:
             raise Refusal(f"{rnd.text()} is in progress ({rnd.state}): settle or void it first")
         self.shoe.load()
+        answers = self.integrity.new_shoe()
         rnd.notes.clear()
-        self.shoe.event(out, E.NEW, durable=True, burn=self.settings.burn)
+        self.shoe.event(out, E.NEW, durable=True, burn=self.settings.burn, **({"answers": answers} if answers else {}))
         then = "burn: turn the first card" if self.shoe.burning else "place bets when ready"
         out.answer(True, f"shoe {self.shoe.number} in: {then}", shoe=self.shoe.number)
+
+    def accept_shoe(self, args: Mapping, out: Out) -> None:
+        """The supervisor accepts a shoe that failed an integrity check (local ruling L7): play
+        goes on with it. The `shoe` record names the alarms it answers; the command's own record,
+        just before it, who gave it."""
+        if not self.panel.key_on:
+            raise Refusal(f"accepting a shoe that failed an integrity check needs the supervisor key ({CLAUSE})")
+        if not self.integrity.blocked:
+            raise Refusal(f"no integrity alarm waits to be answered in shoe {self.shoe.number}")
+        answers = self.integrity.accept()
+        self.shoe.event(out, E.ACCEPTED, durable=True, answers=answers, clause=CLAUSE)
+        checks = ", ".join(str(a["check"]) for a in answers)
+        out.answer(True, f"shoe {self.shoe.number} accepted by the supervisor ({checks}; {CLAUSE}): play goes on",
+                   answers=answers)
 
     def player_dealer(self, args: Mapping, out: Out) -> None:
         bank, rnd = self.bank, self.round

@@ -25,6 +25,7 @@ COMMANDS = (
     "reconstruct",      # supervisor: key in a misread card / confirm an order / resume a hold
     "misdeal",          # dealer: a hand got the wrong number of cards {"hand": "banker"}
     "new_shoe",         # a new shoe is in (burn follows when configured)
+    "accept_shoe",      # supervisor: play on with a shoe that failed an integrity check (local ruling L7)
     "player_dealer",    # Fortune 7: the seat holding the player-dealer position {"seat": 3}
     "status",           # a snapshot in the reply
 )

@@ -18,6 +18,7 @@ from functools import cache
 
 from controller.table import machine as m
 from controller.table.effects import Pattern
+from controller.table.integrity import ShoeIntegrity
 from controller.table.link import ShoeLink
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
@@ -32,9 +33,11 @@ STATUS_LAMPS = {
     "bets_open": (1, "on while bets are open (\"Place your bets\")"),
     "no_more_bets": (2, "on from \"No more bets\" until the result; slow blink while the round is held"),
     "void": (3, "on when the round is void, until the next \"Place your bets\""),
-    "error": (4, "fast blink: an irregularity outside a round or a refused card is waiting, or the shoe is not heard"),
+    "error": (4, "fast blink: an irregularity outside a round or a refused card is waiting, or the shoe is not heard; "
+                 "slow blink: the shoe failed an integrity check and waits for the supervisor (local ruling L7)"),
     "last_round": (5, "on when the round in progress (or the next one) is the last of the shoe"),
-    "supervisor": (6, "fast blink: the round is held for the supervisor"),
+    "supervisor": (6, "fast blink: the round is held for the supervisor, or, between rounds, the shoe waits for the "
+                      "supervisor to accept it or call a new one (local ruling L7)"),
     "new_shoe": (7, "slow blink: no shoe or shoe finished, a new shoe is needed; on while burning"),
     "key": (8, "on while the supervisor key is turned"),
     "result": (9, "on while a result is shown (result and settled)"),
@@ -91,6 +94,7 @@ class LampView:
     shoe_state: str
     last_round: bool = False
     attention: bool = False  # an irregularity outside a round / a refused card, or the shoe unheard
+    shoe_held: bool = False  # an integrity alarm waits for the supervisor (local ruling L7)
     key_on: bool = False
     live_spots: tuple[int, ...] = ()
     awaited_spot: int | None = None
@@ -115,9 +119,9 @@ def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
     picture["bets_open"] = ON if rs == m.BETTING else OFF
     picture["no_more_bets"] = SLOW if rs == m.HELD else ON if rs in (m.BETS_CLOSED, m.DEALING, m.DRAWING, m.AWAITING) else OFF
     picture["void"] = ON if rs == m.VOID else OFF
-    picture["error"] = FAST if view.attention else OFF
+    picture["error"] = FAST if view.attention else SLOW if view.shoe_held else OFF
     picture["last_round"] = ON if view.last_round else OFF
-    picture["supervisor"] = FAST if rs == m.HELD else OFF
+    picture["supervisor"] = FAST if rs == m.HELD or (view.shoe_held and rs in m.ROUND_CLOSED) else OFF
     picture["new_shoe"] = SLOW if view.shoe_state in (m.NO_SHOE, m.FINISHED) else ON if view.shoe_state == m.BURNING else OFF
     picture["key"] = ON if view.key_on else OFF
     picture["result"] = ON if shown else OFF
@@ -139,16 +143,17 @@ def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
 
 class LampBoard:
     """The lamp view: the picture the table's state calls for, from the shoe, its link, the
-    panel, the player-dealer, and what the round in play passes in. The table returns it
+    panel, the player-dealer, the integrity checks, and what the round in play passes in. The table returns it
     whole after every input; which lamps differ from the board is the lights driver's to
     find (drivers/lights.py, the one diff)."""
 
-    def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None):
+    def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None,
+                 integrity: ShoeIntegrity):
         self.game_key = game_key
-        self.shoe, self.link, self.panel, self.bank = shoe, link, panel, bank
-        # The last picture and what it was made of: most inputs (every card of a deal) leave
-        # the view as it was, and the picture is asked for after every input.
-        self._made_of: tuple | None = None
+        self.shoe, self.link, self.panel, self.bank, self.integrity = shoe, link, panel, bank, integrity
+        # The last view and its picture: most inputs (every card of a deal) leave the view as
+        # it was, and the picture is asked for after every input.
+        self._view: LampView | None = None
         self._picture: dict[str, str] = {}
 
     def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
@@ -156,16 +161,14 @@ class LampBoard:
         """`noted`: an irregularity outside a round, or a refused card, waits for attention."""
         shoe = self.shoe
         unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
-        attention = noted or not self.link.up or unread_burn
-        holder = self.bank.holder if self.bank is not None else None
-        # bets and spot_bets as tuples: a dict changed in place later must not match this picture
-        made_of = (round_state, shoe.state, shoe.last_round, attention, self.panel.key_on, live_spots, awaited_spot,
-                   tuple(bets.items()), tuple((spot, tuple(b.items())) for spot, b in spot_bets.items()), holder)
-        if made_of != self._made_of:
-            self._picture = lamp_picture(self.game_key, LampView(
-                round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round, attention=attention,
-                key_on=self.panel.key_on, live_spots=live_spots, awaited_spot=awaited_spot, bets=bets,
-                spot_bets=spot_bets, player_dealer_seat=holder,
-            ))
-            self._made_of = made_of
+        # the bets copied: the view compared next time must not change with the round's dicts
+        view = LampView(
+            round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
+            attention=noted or not self.link.up or unread_burn, shoe_held=self.integrity.blocked, key_on=self.panel.key_on,
+            live_spots=live_spots, awaited_spot=awaited_spot, bets=dict(bets),
+            spot_bets={spot: dict(b) for spot, b in spot_bets.items()},
+            player_dealer_seat=self.bank.holder if self.bank is not None else None,
+        )
+        if view != self._view:
+            self._picture, self._view = lamp_picture(self.game_key, view), view
         return dict(self._picture)

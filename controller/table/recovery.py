@@ -15,6 +15,9 @@ provably consistent, else voided citing local ruling L4:
                                  keeps no counter cannot prove it: void at once
   held for the supervisor        void (L4, order altered): a hold's waiting cards are not rebuilt
   cards that do not replay       void (L4, order altered)
+
+It also keeps, for the shoe (or deck) in play, the integrity checks whose alarm is journaled and
+the alarms no `accept_shoe` or new shoe answered since: they still block (local ruling L7).
 """
 from __future__ import annotations
 
@@ -22,8 +25,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.journal.kinds import SHOE_STARTS
+from controller.journal.kinds import SHOE_STARTS, ShoeEvent
 from controller.journal.kinds import RecordKind as R
+from games.integrity import IRREGULARITY_KIND
 
 
 class Tail(Protocol):
@@ -64,6 +68,8 @@ class TableRecovery:
     round: RecoveredRound | None = None  # opened, neither settled nor void
     spots: tuple[int, ...] | None = None  # the live spots last set
     player_dealer: tuple[int | None, int, int] | None = None  # (seat, hands_left, offer_from)
+    checks_fired: tuple[str, ...] = ()  # integrity checks whose alarm is journaled for the shoe in play
+    shoe_alarms: tuple[Mapping[str, Any], ...] = ()  # their irregularity records not answered since (L7)
 
     @classmethod
     def from_tail(cls, tail: Tail) -> TableRecovery:
@@ -77,11 +83,18 @@ class TableRecovery:
         last_round, spots, bank, brief = 0, None, None, None
         codes: list[int] = []  # cards out of the current shoe
         current: dict | None = None
+        fired: list[str] = []
+        alarms: list[Mapping[str, Any]] = []
         for kind, p in records:
             if isinstance(p.get("shoe_state"), Mapping):
                 brief = p["shoe_state"]
             if kind == R.SHOE and p.get("event") in SHOE_STARTS:
-                codes = []
+                codes, fired, alarms = [], [], []
+            elif kind == R.SHOE and p.get("event") == ShoeEvent.ACCEPTED:
+                alarms = []
+            elif kind == R.IRREGULARITY and p.get("kind") == IRREGULARITY_KIND:
+                fired.append(str(p.get("check")))
+                alarms.append(p)
             elif kind == R.ROUND_OPENED:
                 last_round = max(last_round, int(p["round"]))
                 current = {"number": int(p["round"]), "spots": tuple(p.get("spots") or ()), "bets_closed": False,
@@ -122,4 +135,4 @@ class TableRecovery:
         if current is not None:
             rnd = RecoveredRound(current["number"], current["spots"], current["bets_closed"],
                                  tuple(current["steps"]), current["held"], current["result_recorded"])
-        return cls(last_round, shoe, rnd, spots, bank)
+        return cls(last_round, shoe, rnd, spots, bank, tuple(fired), tuple(alarms))

@@ -15,6 +15,7 @@ from controller.journal.kinds import ShoeEvent
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter
 from controller.table.holds import Arrival, Holding, as_void, device_lost_void
+from controller.table.integrity import ShoeIntegrity
 from controller.table.lamps import LampBoard
 from controller.table.link import ShoeLink
 from controller.table.output import Out
@@ -31,7 +32,7 @@ from games.round import Consequence as C
 from games.round import IrregularityKind as K
 
 
-def open_refusal(shoe: Shoe, bank: PlayerDealer | None) -> str | None:
+def open_refusal(shoe: Shoe, bank: PlayerDealer | None, integrity: ShoeIntegrity) -> str | None:
     """Why a round cannot open now, or None."""
     if shoe.state == m.NO_SHOE:
         return "no shoe: declare a new shoe first (new_shoe)"
@@ -42,6 +43,8 @@ def open_refusal(shoe: Shoe, bank: PlayerDealer | None) -> str | None:
         return f"the burn is not finished: burn {left}"
     if shoe.state == m.FINISHED:
         return f"shoe {shoe.number} is finished: a new shoe is needed (new_shoe)"
+    if (why := integrity.refusal()) is not None:
+        return why
     return bank.why_no_hand() if bank is not None else None
 
 
@@ -51,11 +54,13 @@ class RoundFlow:
     state: str
     trigger: Callable[[str], bool]  # put on the model by transitions' Machine (machine.build)
 
-    def __init__(self, shoe: Shoe, link: ShoeLink, holds: Holding, panel: Panel, bank: PlayerDealer | None):
+    def __init__(self, shoe: Shoe, link: ShoeLink, holds: Holding, panel: Panel, bank: PlayerDealer | None,
+                 integrity: ShoeIntegrity):
         self._shoe, self._link, self._holds, self._panel, self._bank = shoe, link, holds, panel, bank
+        self._integrity = integrity
 
     def shoe_ready(self) -> bool:
-        return open_refusal(self._shoe, self._bank) is None
+        return open_refusal(self._shoe, self._bank, self._integrity) is None
 
     def shoe_link_up(self) -> bool:
         return self._link.up
@@ -70,12 +75,12 @@ class RoundFlow:
 class RoundInPlay:
     def __init__(self, game: Game, decks: int, settings: TableSettings, *, shoe: Shoe, counter: DrawCounter,
                  link: ShoeLink, panel: Panel, holds: Holding, bank: PlayerDealer | None, timer: CardTimer,
-                 lamps: LampBoard):
+                 integrity: ShoeIntegrity, lamps: LampBoard):
         self.game, self.decks = game, decks
         self.shoe, self.counter, self.link, self.panel = shoe, counter, link, panel
-        self.holds, self.bank, self.timer, self.lamps = holds, bank, timer, lamps
+        self.holds, self.bank, self.timer, self.integrity, self.lamps = holds, bank, timer, integrity, lamps
         self.shape = m.game_shape(game.key)
-        self.flow = RoundFlow(shoe, link, holds, panel, bank)
+        self.flow = RoundFlow(shoe, link, holds, panel, bank, integrity)
         states, transitions = m.round_spec(self.shape)
         self.machine = m.build(self.flow, states, transitions, initial=m.IDLE)
         self.moves = m.moves(transitions)  # (trigger, state) -> state, for the triggers without a guard

@@ -1,12 +1,15 @@
-"""Table settings: burn, cut card, card timeout, default spots, deck per round, the player-dealer.
+"""Table settings: burn, cut card, card timeout, default spots, deck per round, the player-dealer,
+the integrity checks' false-alarm rate.
 
-The daemon builds them from the config file ([shoe], [timeouts], [table], [fortune7]);
+The daemon builds them from the config file ([shoe], [timeouts], [table], [fortune7], [integrity]);
 `TableSettings.for_game` gives the defaults a game is dealt with (its table profile).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
+from games.integrity import DEFAULT_FALSE_ALARM_RATE
 from games.registry import get_table_profile
 from games.round import Game
 
@@ -39,6 +42,11 @@ class TableSettings:
     # command overrides the holder between hands.
     player_dealer_seats: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
     player_dealer_seat: int | None = None
+    # The shoe integrity checks (local ruling L7): how often a fairly shuffled shoe (a deck, on a
+    # deck-per-round table) may be called, all checks together.
+    false_alarm_rate: Fraction = DEFAULT_FALSE_ALARM_RATE
+    # The shoes (decks) whose openings the replayed check remembers, the most recent (None: all).
+    history_shoes: int | None = 1000
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> TableSettings:
@@ -57,6 +65,10 @@ class TableSettings:
         if self.card_timeout_s is not None and not (
                 isinstance(self.card_timeout_s, (int, float)) and self.card_timeout_s > 0):
             raise SettingsError("card_timeout_s", f"{self.card_timeout_s!r} is not a positive number of seconds")
+        if not isinstance(self.false_alarm_rate, (int, Fraction)) or not 0 < self.false_alarm_rate < 1:
+            raise SettingsError("false_alarm_rate", f"{self.false_alarm_rate!r} is not an exact probability between 0 and 1")
+        if self.history_shoes is not None and (not isinstance(self.history_shoes, int) or self.history_shoes < 0):
+            raise SettingsError("history_shoes", f"{self.history_shoes!r} is not a count of shoes (0 or more)")
         check_spots(game, self.spots, "spots")
         player_dealer = get_table_profile(game.key).player_dealer
         if player_dealer is not None:

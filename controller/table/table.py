@@ -17,6 +17,7 @@ ones built before it:
     CardTimer    the card timer                                 timer.py
     Shoe         cards in the shoe, burn, cut card, door        shoe.py
     PlayerDealer the player-dealer rotation (its profile's)     player_dealer.py
+    ShoeIntegrity the shoe's integrity checks (local ruling L7) integrity.py
     LampBoard    the lamp view (the whole picture, every input) lamps.py
     RoundInPlay  the round machine, the round, its fate         round_in_play.py
     CardFlow     cards from the shoe                            cards.py
@@ -38,6 +39,7 @@ from controller.table.commands import Commands
 from controller.table.draw_counter import DrawCounter
 from controller.table.effects import Effect, Lamps
 from controller.table.holds import Hold, Holding
+from controller.table.integrity import IntegrityStart, ShoeIntegrity
 from controller.table.lamps import LampBoard
 from controller.table.link import ShoeLink
 from controller.table.output import Out
@@ -50,6 +52,7 @@ from controller.table.settings import TableSettings
 from controller.table.shoe import Shoe
 from controller.table.shoe_events import ShoeEvents
 from controller.table.timer import CardTimer
+from games.integrity import ShoeHistory
 from games.registry import get_game, get_table_profile
 from games.round import IrregularityKind as K
 
@@ -75,15 +78,17 @@ class Table:
         self.shoe = Shoe(game.deck_kind, self.decks, settings, self.counter)
         seats = self.profile.player_dealer
         self.bank = PlayerDealer(seats, settings) if seats is not None else None
-        self.lamps = LampBoard(game.key, self.shoe, self.link, self.panel, self.bank)
+        self.integrity = ShoeIntegrity(game, self.decks, settings, self.shoe)
+        self.lamps = LampBoard(game.key, self.shoe, self.link, self.panel, self.bank, self.integrity)
         self.round = RoundInPlay(game, self.decks, settings, shoe=self.shoe, counter=self.counter, link=self.link,
-                                 panel=self.panel, holds=self.holds, bank=self.bank, timer=self.timer, lamps=self.lamps)
+                                 panel=self.panel, holds=self.holds, bank=self.bank, timer=self.timer,
+                                 integrity=self.integrity, lamps=self.lamps)
         self.cards = CardFlow(game, shoe=self.shoe, counter=self.counter, link=self.link, holds=self.holds,
-                              round=self.round)
+                              integrity=self.integrity, round=self.round)
         self.shoe_events = ShoeEvents(game, settings, shoe=self.shoe, counter=self.counter, link=self.link,
                                       round=self.round, cards=self.cards)
         self.commands = Commands(game, settings, shoe=self.shoe, round=self.round, holds=self.holds, bank=self.bank,
-                                 panel=self.panel, cards=self.cards)
+                                 panel=self.panel, integrity=self.integrity, cards=self.cards)
         self.commands.register("status", self._status)
         self.handlers: dict[type, Handler] = {}
         self.register(i.Card, self.cards.on_card)
@@ -145,9 +150,12 @@ class Table:
 
     # ------------------------------------------------------------ after a restart
 
-    def restore(self, recovery: TableRecovery) -> list[Effect]:
+    def restore(self, recovery: TableRecovery, shoes: IntegrityStart | None = None) -> list[Effect]:
         """Take up from `recovery` (a fresh table only); returns the effects: a `recovered`
-        record, and the void, hold or result of the interrupted round."""
+        record, and the void, hold or result of the interrupted round. `shoes`: the shoes dealt
+        before and the one in play, for the integrity checks (the daemon reads them from the
+        journal); without it the checks remember no earlier shoe. An integrity alarm journaled
+        and never answered blocks the next round as it did before (local ruling L7)."""
         if self.round.number or self.round.play is not None or self.shoe.number:
             raise ValueError("restore() is for a fresh table, before its first input")
         out = Out()
@@ -160,6 +168,9 @@ class Table:
             self.bank.restore(*recovery.player_dealer)
         self.counter.unheard_from_now()  # the shoe went unheard while the daemon was down (local ruling L4)
         outcome = self.round.restore(out, recovery.last_round, recovery.spots, recovery.round)
+        rnd = self.round
+        self.integrity.restore(out, shoes or IntegrityStart(ShoeHistory()), recovery.checks_fired,
+                               recovery.shoe_alarms, rnd.current.number if rnd.is_open() else None, self.state)
         out.journal(R.RECOVERED, {"last_round": recovery.last_round,
                                   "round": getattr(recovery.round, "number", None), "outcome": outcome,
                                   "state": self.state, "shoe_state": self.shoe.brief()}, durable=True)
@@ -222,6 +233,6 @@ class Table:
             "pending_decision": {"spot": awaited.spot, "options": list(awaited.options)} if awaited else None,
             "held": self.hold.to_json() if self.hold is not None else None,
             "link_up": self.link.up, "supervisor_key": self.panel.key_on, "door_open": self.shoe.door_open,
-            "attention": list(rnd.notes),
+            "attention": list(rnd.notes), "integrity": self.integrity.snapshot(),
             "player_dealer": None if self.bank is None else self.bank.fields(),
         }

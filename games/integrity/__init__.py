@@ -8,7 +8,8 @@ false-alarm probability under a fair shuffle (docs/integrity.md).
   alarm          Alarm, CheckStatistic, the false-alarm rate and local ruling L7
   watch          ShoeWatch (what the table calls) and ShoeHistory (what it loads at start-up)
 """
-from games.integrity.alarm import CLAUSE, DEFAULT_FALSE_ALARM_RATE, Alarm, Check, CheckStatistic
+from games.integrity.alarm import BLOCK, CLAUSE, DEFAULT_FALSE_ALARM_RATE, IRREGULARITY_KIND, Alarm, Check, CheckStatistic
 from games.integrity.watch import ShoeHistory, ShoeWatch
 
-__all__ = ["CLAUSE", "DEFAULT_FALSE_ALARM_RATE", "Alarm", "Check", "CheckStatistic", "ShoeHistory", "ShoeWatch"]
+__all__ = ["BLOCK", "CLAUSE", "DEFAULT_FALSE_ALARM_RATE", "IRREGULARITY_KIND", "Alarm", "Check", "CheckStatistic",
+           "ShoeHistory", "ShoeWatch"]

@@ -15,6 +15,10 @@ from games.cards import Card
 
 DEFAULT_FALSE_ALARM_RATE = Fraction(1, 10**6)  # per fair shoe, all checks together
 CLAUSE = "local ruling L7"
+# How the table journals an alarm: an `irregularity` of this kind, whose consequence is a block:
+# the round in progress completes, and no new round opens until the supervisor answers it.
+IRREGULARITY_KIND = "shoe_integrity"
+BLOCK = "block"
 CONSEQUENCE = ("the round in progress completes; no new round opens until the supervisor, with the key, "
                "accepts the shoe or calls a new one; the error lamp shows it")
 

@@ -52,8 +52,9 @@ class OpeningIndex:
         """How many shoes were added (with at least one card read)."""
         return self._shoes
 
-    def add(self, label: str, cards: Sequence[int | None]) -> None:
-        """A finished shoe's cards in order (numbers; None for an unread card)."""
+    def add(self, label: str, cards: Sequence[int | None]) -> bytes:
+        """A finished shoe's cards in order (numbers; None for an unread card). Returns its
+        opening as the index keeps it (b"" when its first card was unread: nothing is kept)."""
         opening = bytearray()
         for x in cards[: self.depth]:
             if x is None:
@@ -61,17 +62,37 @@ class OpeningIndex:
             opening.append(x)
         key = bytes(opening)
         if not key:
-            return
+            return key
         self._shoes += 1
         if key in self._labels:
             self._labels[key].append(label)
-            return
-        at = bisect_left(self._openings, key)
-        shared = max([_common(key, self._openings[i]) for i in (at - 1, at) if 0 <= i < len(self._openings)], default=0)
-        for k in range(shared + 1, len(key) + 1):  # the k-card openings this one adds
+            return key
+        for k in self._new_depths(key):  # the k-card openings this one adds
             self._ways[k] += sequence_ways(key[:k], self.composition)
         insort(self._openings, key)
         self._labels[key] = [label]
+        return key
+
+    def remove(self, label: str, key: bytes) -> None:
+        """Forget a shoe added before (`key`: what add returned): exactly as if it had never
+        been added, so the index can keep only the most recent shoes."""
+        labels = self._labels.get(key)
+        if not key or not labels or label not in labels:
+            raise KeyError(f"{label!r} with that opening is not in the index")
+        self._shoes -= 1
+        labels.remove(label)
+        if labels:
+            return
+        del self._labels[key]
+        del self._openings[bisect_left(self._openings, key)]
+        for k in self._new_depths(key):  # the k-card openings no other shoe has
+            self._ways[k] -= sequence_ways(key[:k], self.composition)
+
+    def _new_depths(self, key: bytes) -> range:
+        """The k for which `key`'s first k cards begin no opening in the index (key not in it)."""
+        at = bisect_left(self._openings, key)
+        shared = max([_common(key, self._openings[i]) for i in (at - 1, at) if 0 <= i < len(self._openings)], default=0)
+        return range(shared + 1, len(key) + 1)
 
     def probability(self, k: int) -> Fraction:
         """P_k: the chance that a fair shoe's first k cards equal some past opening."""

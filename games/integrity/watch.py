@@ -15,6 +15,7 @@ the three checks, so a fairly shuffled shoe raises any alarm with probability at
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,14 +41,18 @@ def card_numbers(index: DeckIndex, cards: Iterable[Card | None]) -> list[int | N
 
 
 class ShoeHistory:
-    """The openings of every shoe dealt at the table (one index per composition) and the
-    previous shoe's whole sequence. Pure data: the daemon fills it from the journal."""
+    """The openings of the shoes dealt at the table (one index per composition) and the
+    previous shoe's whole sequence. Pure data: the daemon fills it from the journal. With
+    `limit`, only the openings of the `limit` most recent shoes are kept (the oldest is
+    forgotten, exactly, as each new one is added); the previous shoe is kept whatever the limit."""
 
-    def __init__(self, depth: int = DEPTH):
-        self.depth = depth
+    def __init__(self, depth: int = DEPTH, limit: int | None = None):
+        if limit is not None and limit < 0:
+            raise ValueError(f"the history's limit must be 0 or more shoes, got {limit}")
+        self.depth, self.limit = depth, limit
         self._indexes: dict[tuple[DeckKind, int], OpeningIndex] = {}
+        self._kept: deque[tuple[tuple[DeckKind, int], str, bytes]] = deque()  # oldest first
         self.previous: PastShoe | None = None
-        self.shoes = 0
 
     def add(self, label: str, kind: DeckKind, decks: int, cards: Sequence[Card | None]) -> None:
         """A finished shoe (or deck), its cards in the order they left the shoe."""
@@ -57,9 +62,18 @@ class ShoeHistory:
         """The same, the cards given by number (deck_index), None for unread ones."""
         if not numbers:
             return
-        self.index(kind, decks).add(label, numbers)
+        key = self.index(kind, decks).add(label, numbers)
         self.previous = PastShoe(label, kind, tuple(numbers))
-        self.shoes += 1
+        if key:
+            self._kept.append(((kind, decks), label, key))
+        while self.limit is not None and len(self._kept) > self.limit:
+            composition, old, old_key = self._kept.popleft()
+            self._indexes[composition].remove(old, old_key)
+
+    @property
+    def shoes(self) -> int:
+        """The shoes whose openings are kept."""
+        return len(self._kept)
 
     def index(self, kind: DeckKind, decks: int) -> OpeningIndex:
         key = (kind, decks)

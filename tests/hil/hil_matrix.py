@@ -5,7 +5,6 @@ lights simulator, (3) the journal (record with clause and evidence; the chain ve
 (4) the daemon goes on: the next round plays normally and earlier records stand unchanged."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -151,11 +150,14 @@ def ace(game: str) -> str:
 
 
 def script_next_round(rig: Rig, cards: list[str]) -> None:
-    """The next round's cards leave the shoe in this order. A shoe game gets a new shoe: a burn
-    card of value 1 and the one card it burns, `cards`, then a shuffled deck; a deck-per-round
-    game's next deck is `cards` then the rest of that deck (one copy of each card)."""
+    """The next round's cards leave the shoe in this order. A shoe game gets a new shoe: a nine
+    and the nine cards it burns, `cards`, then a shuffled deck; a deck-per-round game's next deck
+    is `cards` then the rest of that deck (one copy of each card), shuffled. The shuffles and the
+    burned cards (none of `cards`) come from the rig's own seeded random source, so no two
+    scripted shoes open alike or repeat a run of the last one: the daemon's integrity checks
+    (local ruling L7) would call such a shoe, and the round after it would not open."""
     shuffled = deck_cards(rig.game)
-    random.Random(len(cards)).shuffle(shuffled)
+    rig.rng.shuffle(shuffled)
     if rig.deck_per_round:
         rest = list(shuffled)
         for card in cards:
@@ -163,7 +165,8 @@ def script_next_round(rig: Rig, cards: list[str]) -> None:
                 rest.remove(card)
         rig.load_shoe(cards=list(cards) + rest)
     else:
-        burn = [ace(rig.game), shuffled[-1]]
+        nine = next(str(c) for c in get_game(rig.game).deck_kind.cards if c.rank == 9)
+        burn = [nine] + [card for card in shuffled if card not in cards and card != nine][:9]
         rig.new_shoe(cards=burn + list(cards) + shuffled)
 
 

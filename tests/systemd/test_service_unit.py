@@ -47,6 +47,16 @@ def verify(unit_text: str, tmp_path: Path) -> str:
     return done.stdout + done.stderr
 
 
+def verify_beside_the_daemon(name: str, text: str, tmp_path: Path) -> str:
+    """Everything `systemd-analyze verify` prints for unit `name` installed beside the daemon's
+    (its After= names it; verify finds units in the same directory)."""
+    (tmp_path / "tablectl.service").write_text(install_service.unit_text(UNIT.read_text(), real_tablectl()))
+    path = tmp_path / name
+    path.write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
+    return done.stdout + done.stderr
+
+
 def exposure(unit_text: str, tmp_path: Path, name: str = "tablectl.service") -> float:
     path = tmp_path / name
     path.write_text(unit_text)

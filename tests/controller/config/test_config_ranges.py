@@ -37,6 +37,12 @@ def toml(key: str, value: str) -> str:
     return f"[{section}]\n{name} = {value}{extra}"
 
 
+def key_check(key: str):
+    """The schema's check of `key` (section.name)."""
+    section, name = key.split(".")
+    return next(f for f in fields(SECTIONS[section]) if f.name == name).metadata["check"]
+
+
 def every_seconds_key() -> list[str]:
     """Every float key of the schema: all of them are durations in seconds (the _s suffix)."""
     found = []
@@ -83,8 +89,7 @@ def test_the_defaults_are_inside_the_ranges():
 def test_the_ranges_are_documented_for_the_operator():
     text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     for key, (low, high) in TIMEOUTS.items():
-        section, name = key.split(".")
-        check = next(f for f in fields(SECTIONS[section]) if f.name == name).metadata["check"]
+        check = key_check(key)
         assert check.range_text == f"{low:g} to {high:g} s"
         assert f"| `{key}` | {check.range_text} |" in text, key
 

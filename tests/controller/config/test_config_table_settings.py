@@ -1,5 +1,7 @@
-"""The config's [shoe], [timeouts], [table] and [fortune7] reach controller/table's
+"""The config's [shoe], [timeouts], [table], [fortune7] and [integrity] reach controller/table's
 TableSettings, which the table checks again."""
+from fractions import Fraction
+
 import pytest
 
 from controller.config import load_config
@@ -27,6 +29,8 @@ def test_every_setting_is_carried(tmp_path):
     settings = table_settings(config)
     assert (settings.burn, settings.burn_picture_value, settings.cut_card_rounds, settings.card_timeout_s) == (False, 5, 2, 12.5)
     assert (settings.player_dealer_seats, settings.player_dealer_seat, settings.spots) == ((3, 5), 5, ())
+    integrity = table_settings(write(tmp_path, '[integrity]\nfalse_alarm_rate = "1/5000"\nhistory_shoes = 12\n'))
+    assert (integrity.false_alarm_rate, integrity.history_shoes) == (Fraction(1, 5000), 12)
 
 
 def test_spot_games_take_the_configured_spots(tmp_path):

@@ -2,6 +2,7 @@
 loads and labels, burn and cut card, keyed-in and re-dealt cards, counts against the decks,
 rounds, voids and holds, integrity recomputed against earlier shoes, pace; and the CLI."""
 import json
+import random
 import subprocess
 import sys
 from fractions import Fraction
@@ -9,12 +10,19 @@ from fractions import Fraction
 import pytest
 
 from controller.journal.shoe_report import NoSuchShoe, shoe_report
-from controller.journal.shoes import iter_loads, shoe_history
+from controller.journal.shoes import add_to_history, iter_loads, shoe_history
 from games.cards import DeckKind
-from games.integrity import Check
+from games.integrity import Check, ShoeHistory
 from simulation.rig.processes import ROOT, child_env
 
 NEW_DECK_ORDER = [str(c) for c in DeckKind.STANDARD52.cards]  # As..Ks, Ah..Kh, ...
+
+
+def fair_cards(rng: random.Random) -> list[str]:
+    """An 8-deck shoe, shuffled."""
+    cards = [str(c) for c in DeckKind.STANDARD52.cards] * 8
+    rng.shuffle(cards)
+    return cards
 
 
 def tablectl(*args):
@@ -118,10 +126,7 @@ def test_counts_beyond_the_decks_unread_cards_and_counter_gaps_are_reported(jour
 
 def test_integrity_is_recomputed_against_every_earlier_shoe(journal):
     """Shoe 1 fair, shoe 2 in factory order, shoe 3 replays shoe 1: each report names its alarm."""
-    import random
-
-    fair = [str(c) for c in DeckKind.STANDARD52.cards] * 8
-    random.Random(3).shuffle(fair)
+    fair = fair_cards(random.Random(3))
     table = Table(journal)
     for cards in (fair, NEW_DECK_ORDER * 8, fair):
         table.new_shoe()
@@ -149,16 +154,10 @@ def test_integrity_is_recomputed_against_every_earlier_shoe(journal):
 def test_the_start_up_history_reads_openings_and_equals_folding_every_record(journal):
     """shoe_history reads each older shoe's opening only; its index, previous shoe and shoe in
     play are those of the whole journal folded, a keyed-in card among the openings included."""
-    import random
-
-    from controller.journal.shoes import add_to_history
-    from games.integrity import ShoeHistory
-
     rng = random.Random(9)
     table = Table(journal)
     for _ in range(6):
-        cards = [str(c) for c in DeckKind.STANDARD52.cards] * 8
-        rng.shuffle(cards)
+        cards = fair_cards(rng)
         table.new_shoe(burn=cards[:3])
         n = table.round([])
         table.card(None, "misread", n)
@@ -207,3 +206,28 @@ def test_no_shoe_and_bad_options_are_clear_errors(journal, tmp_path):
     assert out.returncode == 2 and "must be between 0 and 1" in out.stderr
     out = tablectl("shoe", "report", "--journal", str(tmp_path / "none.sqlite"))
     assert out.returncode == 1 and "no journal at" in out.stderr
+
+
+def test_the_start_up_history_can_keep_only_the_most_recent_shoes(journal):
+    """shoe_history(keep=N): the openings of the N loads before the one in play, read from the
+    newest shoe record backwards; what it keeps equals folding every load through a history
+    that keeps N (as the daemon's does while it runs), the load before the one in play is kept
+    whole, and the shoe in play is whole whatever N is."""
+    rng = random.Random(4)
+    table = Table(journal)
+    for _ in range(7):
+        cards = fair_cards(rng)
+        table.new_shoe(burn=cards[:3])
+        for start in range(3, 40, 6):
+            table.round(cards[start:start + 6])
+    loads = list(iter_loads(journal.path))
+    for keep in (0, 1, 3, 6, 50):
+        history, last = shoe_history(journal.path, keep=keep)
+        kept = ShoeHistory(limit=keep)
+        for load in loads[:-1]:
+            add_to_history(kept, load)
+        index, expected = history.index(DeckKind.STANDARD52, 8), kept.index(DeckKind.STANDARD52, 8)
+        assert history.shoes == len(index) == min(keep, 6) and index._openings == expected._openings
+        assert history.previous == kept.previous and history.previous.label == "shoe 6"
+        assert all(index.probability(k) == expected.probability(k) for k in range(1, 17))
+        assert last is not None and last.label == "shoe 7" and len(last.cards) == len(loads[-1].cards)

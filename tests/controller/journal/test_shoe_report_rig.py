@@ -1,6 +1,7 @@
 """`tablectl shoe report` on journals written by the real daemon (simulation.rig: the daemon
 process against the simulated shoe, panel and lights on ptys): a shoe dealt past its cut card,
-then the same shoe again (replayed, a slug), and a deck-per-round table's decks."""
+then the same shoe again (replayed, a slug: the daemon blocks it until the supervisor accepts
+it, local ruling L7), and a deck-per-round table's decks."""
 import json
 import random
 import subprocess
@@ -42,7 +43,11 @@ def test_a_shoe_dealt_to_its_cut_card_then_dealt_again(rig_for):
     results = []
     while rig.status()["shoe"]["state"] != "finished":
         results.append(rig.play_round())
-    rig.new_shoe(cards=shoe)  # the same shoe again, in the same order
+    rig.new_shoe(cards=shoe)  # the same shoe again, in the same order: called during its burn
+    assert not rig.press("place_bets")["ok"]  # local ruling L7: until the supervisor answers
+    rig.key(True)
+    assert rig.press("accept_shoe")["ok"]
+    rig.key(False)
     results += [rig.play_round(), rig.play_round()]
     config = str(rig.config_path)
 
@@ -65,6 +70,13 @@ def test_a_shoe_dealt_to_its_cut_card_then_dealt_again(rig_for):
     assert "ALARM replayed (local ruling L7): the first 4 cards of shoe 2 are the first 4 of shoe 1" in text
     assert "ALARM slug (local ruling L7): cards 1-7 of shoe 2 are cards 1-7 of shoe 1" in text
     assert "rounds: 2 (2 settled, 0 void, 0 not finished)" in text and "hands an hour" in text
+    # what the daemon journaled as it dealt, and who answered it
+    assert "irregularity (between rounds) shoe_integrity (local ruling L7, block): the first 4 cards of shoe 2" in text
+    assert "ANSWERED replayed, slug (local ruling L7): the shoe accepted by panel button 8 at " in text
+    data = json.loads(tablectl("shoe", "report", "--config", config, "--json").stdout)
+    [answer] = data["answers"]
+    assert answer["how"] == "accepted" and answer["by"] == {"source": "panel", "button": 8}
+    assert [a["check"] for a in answer["alarms"]] == ["replayed", "slug"]
 
 
 def test_a_deck_per_round_table_reports_each_deck(rig_for):

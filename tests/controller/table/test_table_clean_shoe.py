@@ -200,10 +200,12 @@ def test_panel_buttons_drive_fubacc_spots_and_decisions():
 def test_paigow_deck_per_round_and_house_way_default():
     run = Run("paigow")
     run.new_shoe()
-    for _number in (1, 2):
+    # a fresh deck each round, each shuffled its own way (a deck in factory order, or one dealt
+    # again, would be an integrity alarm: local ruling L7); spot 2 gets As-7s, the dealer the rest
+    orders = ("4s As 6s 2s 7s 3s 5s Qs 9s Ks 8s Js Ah Ts", "7s 2s 5s As 3s 6s 4s Js Ah 9s Ts Ks 8s Qs")
+    for order in orders:
         run.open_round(spots=[2])
-        deck = list(run.game.deck_kind.cards)
-        run.cards(*[str(c) for c in deck[:14]])  # the same cards every round: a fresh deck each time
+        run.cards(*order.split())
         assert run.state == m.AWAITING
         assert run.cmd("decide", spot=2).ok  # no decision: the House Way
         assert run.state == m.RESULT

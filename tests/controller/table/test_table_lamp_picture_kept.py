@@ -1,4 +1,4 @@
-"""The lamp view keeps its last picture and what it was made of (controller/table/lamps.py):
+"""The lamp view keeps its last view and the picture made of it (controller/table/lamps.py):
 most inputs leave it as it was. Under random input sequences (test_table_properties' own),
 the picture the table returns after every input is exactly the one a fresh lamp view, with
 nothing kept, computes from the same state, and changing the returned picture changes
@@ -16,7 +16,8 @@ from controller.table.table import Table
 
 def fresh_picture(table: Table) -> dict:
     rnd = table.round
-    kept, rnd.lamps = rnd.lamps, LampBoard(table.game.key, table.shoe, table.link, table.panel, table.bank)
+    kept, rnd.lamps = rnd.lamps, LampBoard(table.game.key, table.shoe, table.link, table.panel, table.bank,
+                                        table.integrity)
     try:
         return rnd.picture()
     finally:

@@ -14,6 +14,7 @@ from controller.table.effects import CancelTimer, Journal, Lamps, Publish, Reply
 from controller.table.lamps import lamp_ids
 from controller.table.table import Table
 from games.cards import JOKER, Card
+from games.integrity import IRREGULARITY_KIND
 from games.registry import get_game
 from games.round import IrregularityKind
 
@@ -54,6 +55,8 @@ def _advance(table: Table, counter: list, codes) -> object:
         return i.Command("new_shoe")
     if table.shoe.burning and table.shoe.burned and table.shoe.burn_remaining is None:  # unread first burn card
         return i.SupervisorKey(True) if not table.key_on else i.Command("reconstruct", {"card": "2c"})
+    if state in m.ROUND_CLOSED and table.integrity.blocked:  # the shoe failed a check (L7): the supervisor accepts it
+        return i.SupervisorKey(True) if not table.key_on else i.Command("accept_shoe")
     if state in m.ROUND_CLOSED and not table.shoe.burning:
         return i.Command("place_bets")
     if state == m.BETTING:
@@ -99,7 +102,7 @@ def _check(inp, effects, names):
             if effect.kind in ("void", "irregularity"):
                 clause = effect.payload["clause"]
                 assert clause and ("§" in clause or "ruling" in clause or "procedure" in clause), effect
-                assert IrregularityKind(effect.payload["kind"])
+                assert effect.payload["kind"] == IRREGULARITY_KIND or IrregularityKind(effect.payload["kind"])
         elif isinstance(effect, Publish):
             json.dumps(effect.event, allow_nan=False)
         elif isinstance(effect, Reply):

@@ -29,7 +29,7 @@ def rig():
     random.Random(2).shuffle(rest)
     eights_and_nines.remove("8s")
     shoe = ["8s"] + eights_and_nines + rest  # an 8 on top: eight more burned
-    table = Rig("fortune7", seed=3)
+    table = Rig("fortune7", seed=3, config={"edge": {"alert_margin": "0.5%"}})  # the margin from the config
     table.start()
     table.new_shoe(cards=shoe)
     yield table
@@ -44,8 +44,7 @@ def test_edge_follows_the_table_from_the_shoe_in_play(rig):
         for _ in range(rounds_after):
             assert rig.play_round()["event"] == "result"
 
-    lines, err = edge_while("--config", str(rig.config_path), "--count", str(1 + 4 + rounds_after),
-                            "--alert-margin", "0.5%", during=deal)
+    lines, err = edge_while("--config", str(rig.config_path), "--count", str(1 + 4 + rounds_after), during=deal)
     assert [line["round"] for line in lines] == [None] + list(range(1, 13))
     records = rig.records()
     for line in lines:
@@ -62,6 +61,7 @@ def test_edge_follows_the_table_from_the_shoe_in_play(rig):
     warnings = [entry for entry in logged if entry.get("event") == "player_advantage"]
     assert {w["wager"] for w in warnings} >= {"fortune7"} and warnings[0]["logger"] == "edge"
     assert warnings[0]["level"] == "warning" and warnings[0]["round"] == alerted[0]["round"]
+    assert warnings[0]["margin"] == 0.005  # edge.alert_margin = "0.5%" in the config
 
 
 def edge_while(*args, during):
