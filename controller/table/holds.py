@@ -57,7 +57,7 @@ class Arrival:
         code = int(data["code"])
         card = None if data.get("card") is None else card_from_code(code)
         if card is not None and str(card) != data["card"]:
-            raise CardError(f"code 0x{code:04x} is {card}, not {data['card']}")
+            raise ValueError(f"code 0x{code:04x} is {card}, not {data['card']}")
         counter = data.get("draw_counter")
         return cls(code, card, None if counter is None else int(counter), bool(data.get("double_draw")),
                    bool(data.get("misread")), data.get("foreign"), bool(data.get("reconstructed")),

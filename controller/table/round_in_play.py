@@ -14,7 +14,7 @@ from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter
-from controller.table.holds import Arrival, Holding, as_void, device_lost_void, hold_from_journal
+from controller.table.holds import Arrival, Hold, Holding, as_void, device_lost_void, hold_from_journal
 from controller.table.integrity import ShoeIntegrity
 from controller.table.lamps import LampBoard
 from controller.table.link import ShoeLink
@@ -384,31 +384,34 @@ class RoundInPlay:
         same hold and the cards waiting in it, where the journal proves them; else void (L4),
         saying what it could not prove. The shoe's counter is still owed (`Table.restore`): a
         card it shows left meanwhile joins the hold (ruling 24), one that cannot prove, voids."""
-        why = None
-        if r.hold is None:
-            why = "the journal does not say what the hold waits for (written before holds were journaled whole)"
-        else:
-            try:
-                hold = hold_from_journal(self.game, r.hold)
-            except ValueError as err:
-                why = str(err)
-            else:
-                if hold.need == "counter":
-                    why = "the round was held for the shoe's draw counter, and its waiting cards are not rebuilt"
-                elif hold.resume_to != replayed_to:
-                    why = f"the hold resumes to {hold.resume_to}, but the journaled cards stand at {replayed_to}"
-                elif hold.resume_to == m.RESULT and not r.result_recorded:
-                    why = "the hold resumes to the result, but no result is journaled"
-                elif self.counter.last is None:
-                    why = "the shoe keeps no draw counter: nothing proves that no card left while the daemon was down"
         self.machine.set_state(m.HELD)
-        if why is not None:
+        hold = self._journaled_hold(r, replayed_to)
+        if isinstance(hold, str):
             self.irregular(out, device_lost_void(self.game), f"the daemon stopped while the round was held for the "
-                                                             f"supervisor; {why} (local ruling L4)")
+                                                             f"supervisor; {hold} (local ruling L4)")
             return "void"
+        play = self.current
         if hold.resume_to == m.RESULT:
-            self.play.result = self.game.result(self.current.state)
-            self.show_result(self.play.result)
+            play.result = self.game.result(play.state)
+            self.show_result(play.result)
         self.holds.restore(hold)
-        out.publish("held", round=self.current.number, **hold.to_json())
+        out.publish("held", round=play.number, **hold.to_json())
         return "held for the supervisor"
+
+    def _journaled_hold(self, r: RecoveredRound, replayed_to: str) -> Hold | str:
+        """The hold the journal proves, or why it does not prove one."""
+        if r.hold is None:
+            return "the journal does not say what the hold waits for (written before holds were journaled whole)"
+        try:
+            hold = hold_from_journal(self.game, r.hold)
+        except ValueError as err:
+            return str(err)
+        if hold.need == "counter":
+            return "the round was held for the shoe's draw counter, and its waiting cards are not rebuilt"
+        if hold.resume_to != replayed_to:
+            return f"the hold resumes to {hold.resume_to}, but the journaled cards stand at {replayed_to}"
+        if hold.resume_to == m.RESULT and not r.result_recorded:
+            return "the hold resumes to the result, but no result is journaled"
+        if self.counter.last is None:
+            return "the shoe keeps no draw counter: nothing proves that no card left while the daemon was down"
+        return hold
