@@ -15,7 +15,7 @@ from controller.table.output import Out
 from controller.table.round_in_play import RoundInPlay
 from controller.table.shoe import Shoe
 from games.cards import NO_READ_CODE, CardError, card_from_code
-from games.round import UNHEARD_RULING, Deal, Game, Irregular
+from games.round import UNHEARD_RULING, Deal, Game, Irregular, IrregularityRule
 from games.round import IrregularityKind as K
 
 
@@ -128,25 +128,41 @@ class CardFlow:
             for _ in range(count):
                 self.shoe.burn(None)
         kind = unheard_kind(state)
-        rule = self.game.unheard_rule(kind) if while_unheard else self.game.rule(kind)
+        how = "unheard" if while_unheard else "heard"
+        rule = self._missed_rule(how, kind)
         evidence = {"unheard": count, "draw_counter": self.counter.last}
+        if self.counter.last is not None:  # where they leave it: the record's shoe_state says so for a restart
+            self.counter.stands_at(self.counter.last + count)
+        shoe = self.shoe.brief()
+        if state == m.HELD:  # as cards heard now would: they wait in the hold, each judged at its turn
+            self.round.join_hold(out, rule, f"{detail}: they wait in the hold, each judged at its turn as if heard",
+                                 evidence, [Arrival.missing(how) for _ in range(count)], shoe)
+            return
         keyed = count if (kind is K.MISSING_CARD and state in self.round.card_phases) else 0
-        placeholders = [Arrival(NO_READ_CODE, None, None, misread=True) for _ in range(keyed)]
-        self.round.irregular(out, rule, detail, evidence, pending=placeholders, keyed=keyed)
+        placeholders = [Arrival.missing(how) for _ in range(keyed)]
+        self.round.irregular(out, rule, detail, evidence, pending=placeholders, keyed=keyed, shoe_state=shoe)
+
+    def _missed_rule(self, how: str, kind: K) -> IrregularityRule:
+        """A card missed while the shoe was unheard is judged as if heard, citing ruling 24."""
+        return self.game.unheard_rule(kind) if how == "unheard" else self.game.rule(kind)
 
     # ------------------------------------------------------------ routing
 
     def drain(self, out: Out, arrivals: list[Arrival]) -> None:
         """Deal the cards that waited in a hold, in the order they left the shoe."""
         for n, arrival in enumerate(arrivals):
-            if self.round.state == m.HELD:
-                self.holds.held.pending.extend(arrivals[n:])
+            if self.round.state == m.HELD:  # held again on the way: the new hold took the rest
                 return
             if self.round.state in m.ROUND_CLOSED:  # voided on the way: the rest are the void round's
                 for rest in arrivals[n:]:
-                    self._record(out, rest, "after_void")
+                    if rest.missed is None:  # a missed card never had a card record: none now either
+                        self._record(out, rest, "after_void")
                 return
-            self._route(out, arrival)
+            self.holds.queued = arrivals[n + 1:]
+            try:
+                self._route(out, arrival)
+            finally:
+                self.holds.queued = []
 
     def _route(self, out: Out, a: Arrival) -> None:
         state = self.round.state
@@ -171,9 +187,13 @@ class CardFlow:
             self._due(out, a, step)
 
     def _extra(self, out: Out, a: Arrival) -> None:
+        why = "the round is complete" if self.round.state == m.RESULT else "the round awaits a decision, not a card"
+        if a.missed is not None:
+            self.round.irregular(out, self._missed_rule(a.missed, K.EXTRA_CARD),
+                                 f"a card that left the shoe {a.how_missed} comes next, but {why}", self._evidence(a))
+            return
         self._record(out, a, "extra")
         kind = K.FOREIGN_CARD if a.foreign else K.EXTRA_CARD
-        why = "the round is complete" if self.round.state == m.RESULT else "the round awaits a decision, not a card"
         self.round.irregular(out, self.game.rule(kind), a.foreign or f"{a.label} came out but {why}",
                              self._evidence(a))
 
@@ -182,7 +202,12 @@ class CardFlow:
         play = self.round.current
         # The evidence (the round's cards so far) is built only for an irregular card: the
         # round is unchanged until add_card succeeds, so it is the same as built up front.
-        if a.misread:
+        if a.missed is not None:  # it left the shoe unseen while the round was held: missing where due
+            self.round.irregular(out, self._missed_rule(a.missed, K.MISSING_CARD),
+                                 f"card {len(play.state.cards) + 1} ({step.hand}) left the shoe {a.how_missed} "
+                                 "while the round was held: the supervisor keys it in", self._evidence(a, step),
+                                 pending=[a], keyed=1)
+        elif a.misread:
             self._record(out, a, "misread", step)
             self.round.irregular(out, self.game.rule(K.MISREAD),
                                  f"card {len(play.state.cards) + 1} ({step.hand}) left the shoe unread",
@@ -250,7 +275,7 @@ class CardFlow:
             "round": play.number if play is not None and in_round else None, **a.to_json(), "status": status,
             "hand": deal.hand if deal is not None and status == "dealt" else None,
             "position": deal.position if deal is not None and status == "dealt" else None,
-            "reconstructed": a.replayed, "keyed_in": a.keyed_in, "shoe_state": self.shoe.brief(),
+            "reconstructed": a.replayed, "keyed_in": a.keyed_in, "foreign": a.foreign, "shoe_state": self.shoe.brief(),
         }
         out.journal(R.CARD, record)
         return record

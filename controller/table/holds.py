@@ -10,14 +10,18 @@ A hold freezes the round where it stood: cards that leave the shoe meanwhile wai
   counter  the shoe comes back and its draw counter speaks (local ruling L4): it resumes the
            round, and any card it shows unheard is then judged as if heard (ruling 24)
 If it cannot be resolved the round is void under `void_rule`.
+
+The hold is journaled whole, in its irregularity record's `hold` field (`Hold.to_journal`),
+and every card that joins it later has its own `held` card record: after a restart the table
+rebuilds the same hold from the journal (`hold_from_journal`, controller.table.recovery).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from games.cards import Card
+from games.cards import NO_READ_CODE, Card, CardError, card_from_code
 from games.round import Consequence, Game, IrregularityRule
 from games.round import IrregularityKind as K
 
@@ -38,10 +42,35 @@ class Arrival:
     foreign: str | None = None  # why the card cannot be in this shoe (not of the deck, one copy too many)
     replayed: bool = False  # already counted out of the shoe and journaled (it waited in a hold)
     keyed_in: bool = False  # named by the supervisor for a card the shoe did not read
+    # a card the draw counter says left the shoe without a card event: "heard" (a gap while the
+    # shoe was heard) or "unheard" (while it was not: ruling 24). Judged at its turn as if heard.
+    missed: str | None = None
+
+    @classmethod
+    def missing(cls, how: str) -> Arrival:
+        """A card the draw counter shows left the shoe unseen (`missed`)."""
+        return cls(NO_READ_CODE, None, None, misread=True, missed=how)
+
+    @classmethod
+    def from_journal(cls, data: Mapping) -> Arrival:
+        """A card as `to_journal` wrote it, or as its `held` card record has it."""
+        code = int(data["code"])
+        card = None if data.get("card") is None else card_from_code(code)
+        if card is not None and str(card) != data["card"]:
+            raise ValueError(f"code 0x{code:04x} is {card}, not {data['card']}")
+        counter = data.get("draw_counter")
+        return cls(code, card, None if counter is None else int(counter), bool(data.get("double_draw")),
+                   bool(data.get("misread")), data.get("foreign"), bool(data.get("reconstructed")),
+                   bool(data.get("keyed_in")), data.get("missed"))
 
     @property
     def text(self) -> str | None:
         return None if self.card is None else str(self.card)
+
+    @property
+    def how_missed(self) -> str:
+        """How a missed card left the shoe unseen, for a message."""
+        return "while the shoe was unheard" if self.missed == "unheard" else "in a gap of the draw counter"
 
     @property
     def label(self) -> str:
@@ -51,6 +80,11 @@ class Arrival:
     def to_json(self) -> dict:
         return {"card": self.text, "code": self.code, "draw_counter": self.draw_counter,
                 "double_draw": self.double_draw, "misread": self.misread}
+
+    def to_journal(self) -> dict:
+        """All a restart needs to deal it as it would have been dealt."""
+        return {**self.to_json(), "foreign": self.foreign, "reconstructed": self.replayed,
+                "keyed_in": self.keyed_in, "missed": self.missed}
 
 
 @dataclass
@@ -69,6 +103,53 @@ class Hold:
             "need": self.need, "keyed": self.keyed, "resume_to": self.resume_to, "void_clause": self.void_rule.clause,
             "pending": [a.text for a in self.pending],
         }
+
+    def to_journal(self) -> dict:
+        """The whole hold, for its irregularity record: `hold_from_journal` rebuilds it."""
+        return {"kind": self.rule.kind.value, "clause": self.rule.clause, "detail": self.detail, "need": self.need,
+                "keyed": self.keyed, "resume_to": self.resume_to, "void_kind": self.void_rule.kind.value,
+                "void_clause": self.void_rule.clause, "pending": [a.to_journal() for a in self.pending]}
+
+
+def hold_from_journal(game: Game, data: Mapping) -> Hold:
+    """The hold `Hold.to_journal` wrote (its `pending` extended by the `held` cards journaled
+    since). ValueError says what the journal cannot prove: a rule the game does not name, a
+    void clause other than the one the rule gives, a malformed card."""
+    try:
+        kind = K(data["kind"])
+        need, keyed, resume_to = str(data["need"]), int(data["keyed"]), str(data["resume_to"])
+        pending = [Arrival.from_journal(a) for a in data["pending"]]
+        detail, void_clause = str(data["detail"]), data["void_clause"]
+    except (KeyError, TypeError, ValueError, CardError) as err:
+        raise ValueError(f"the journaled hold is incomplete or malformed ({type(err).__name__}: {err})") from None
+    named = [*game.irregularities.values(), *(game.unheard_rule(k) for k in game.irregularities),
+             game.double_draw_rule(True), game.double_draw_rule(False)]
+    rule = next((r for r in named if r.kind is kind and r.clause == data["clause"]
+                 and r.consequence is Consequence.HOLD), None)
+    if rule is None:
+        raise ValueError(f"the journaled hold cites {kind.value} ({data['clause']}), which is no hold {game.key} names")
+    if need not in NEEDS or need != _need(rule, keyed) or not 0 <= keyed <= len(pending):
+        raise ValueError(f"the journaled hold waits for {need!r} with {keyed} card(s) to key in, "
+                         f"which {rule.clause} does not give")
+    hold = Hold(rule, detail, need, resume_to, _void_rule(game, rule), pending, keyed)
+    if hold.void_rule.clause != void_clause:
+        raise ValueError(f"the journaled hold's void cites {void_clause}, not {hold.void_rule.clause}")
+    return hold
+
+
+def _need(rule: IrregularityRule, keyed: int) -> str:
+    return "card" if keyed else _NEED.get(rule.kind, "confirm")
+
+
+def _void_rule(game: Game, rule: IrregularityRule) -> IrregularityRule:
+    """What a void out of a hold under `rule` cites."""
+    if rule.kind is K.MISREAD:
+        return order_altered_via(game, "local ruling L5")
+    if rule.kind is K.DOUBLE_DRAW:
+        return order_altered_via(game, rule.clause)
+    if rule.kind is K.DEVICE_LOST:
+        return device_lost_void(game)
+    return as_void(rule)
 
 
 def derived(rule: IrregularityRule, ruling: str, consequence: Consequence | None = None,
@@ -102,21 +183,21 @@ class Holding:
         self.game = game
         self.current: Hold | None = None
         self.resolving = False
+        # the cards of a resolved hold still to be dealt after the one being dealt now: a new
+        # hold on the way takes them, in order (controller.table.cards CardFlow.drain)
+        self.queued: list[Arrival] = []
 
     def start(self, rule: IrregularityRule, detail: str, state: str, pending: list[Arrival], keyed: int) -> Hold:
         """Hold the round where it stands (`state`) for what `rule` asks; `keyed` unread cards
         at the front of `pending` are for the supervisor to key in."""
-        need = "card" if keyed else _NEED.get(rule.kind, "confirm")
-        if rule.kind is K.MISREAD:
-            void_rule = order_altered_via(self.game, "local ruling L5")
-        elif rule.kind is K.DOUBLE_DRAW:
-            void_rule = order_altered_via(self.game, rule.clause)
-        elif rule.kind is K.DEVICE_LOST:
-            void_rule = device_lost_void(self.game)
-        else:
-            void_rule = as_void(rule)
-        self.current = Hold(rule, detail, need, state, void_rule, pending, keyed)
+        self.current = Hold(rule, detail, _need(rule, keyed), state, _void_rule(self.game, rule),
+                            [*pending, *self.queued], keyed)
+        self.queued = []
         return self.current
+
+    def restore(self, hold: Hold) -> None:
+        """The hold in force when the daemon stopped (`hold_from_journal`)."""
+        self.current = hold
 
     @property
     def held(self) -> Hold:

@@ -13,7 +13,16 @@ provably consistent, else voided citing local ruling L4:
   bets closed / dealing /        held (local ruling L4) until the shoe's draw counter equals
   drawing / decisions            the last one journaled: then resumed, else void. A shoe that
                                  keeps no counter cannot prove it: void at once
-  held for the supervisor        void (L4, order altered): a hold's waiting cards are not rebuilt
+  held for the supervisor        held again: the same hold (holds.hold_from_journal, from the
+                                 `hold` its irregularity record journaled and the `held` cards
+                                 since), its cards waiting in order; the supervisor resolves it as
+                                 before. The shoe's counter is still owed: cards it shows left
+                                 meanwhile join the hold, judged at their turn as if heard (ruling
+                                 24); one that cannot prove the order voids (L4). Void (L4, order
+                                 altered, the detail says why) where the journal cannot prove the
+                                 hold: no `hold` field (an older journal), a hold for the shoe's
+                                 counter, a hold that does not fit the cards, or a shoe without a
+                                 draw counter
   cards that do not replay       void (L4, order altered)
 
 It also keeps, for the shoe (or deck) in play, the integrity checks whose alarm is journaled and
@@ -59,6 +68,9 @@ class RecoveredRound:
     steps: tuple[tuple, ...] = ()  # ("card", code) and ("decision", spot, decision) in journal order
     held: bool = False  # held for the supervisor when the daemon stopped
     result_recorded: bool = False
+    # the hold as its irregularity record journaled it (holds.Hold.to_journal), its `pending`
+    # extended by the `held` cards journaled since; None where the journal does not say it
+    hold: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,7 +110,7 @@ class TableRecovery:
             elif kind == R.ROUND_OPENED:
                 last_round = max(last_round, int(p["round"]))
                 current = {"number": int(p["round"]), "spots": tuple(p.get("spots") or ()), "bets_closed": False,
-                           "steps": [], "held": False, "result_recorded": False}
+                           "steps": [], "held": False, "result_recorded": False, "hold": None}
             elif kind == R.SPOTS:
                 spots = tuple(p["spots"])
                 if current is not None and p.get("round") == current["number"]:
@@ -106,8 +118,11 @@ class TableRecovery:
             elif kind == R.CARD:
                 if (not p.get("reconstructed") or p.get("keyed_in")) and p.get("card") is not None:
                     codes.append(int(p["code"]))
-                if current is not None and p.get("status") == "dealt" and p.get("round") == current["number"]:
-                    current["steps"].append(("card", int(p["code"])))
+                if current is not None and p.get("round") == current["number"]:
+                    if p.get("status") == "dealt":
+                        current["steps"].append(("card", int(p["code"])))
+                    elif p.get("status") == "held" and current["hold"] is not None:
+                        current["hold"]["pending"].append(dict(p))
             elif current is not None and p.get("round") == current["number"]:
                 if kind == R.BETS_CLOSED:
                     current["bets_closed"] = True
@@ -115,8 +130,11 @@ class TableRecovery:
                     current["steps"].append(("decision", int(p["spot"]), str(p["decision"])))
                 elif kind == R.IRREGULARITY and p.get("consequence") == "hold":
                     current["held"] = True
+                    hold = p.get("hold")
+                    current["hold"] = ({**hold, "pending": list(hold.get("pending") or ())}
+                                       if isinstance(hold, Mapping) else None)
                 elif kind == R.ROUND_RESUMED:
-                    current["held"] = False
+                    current["held"], current["hold"] = False, None
                 elif kind == R.RESULT:
                     current["result_recorded"] = True
                 elif kind in (R.VOID, R.SETTLED):
@@ -134,5 +152,6 @@ class TableRecovery:
         rnd = None
         if current is not None:
             rnd = RecoveredRound(current["number"], current["spots"], current["bets_closed"],
-                                 tuple(current["steps"]), current["held"], current["result_recorded"])
+                                 tuple(current["steps"]), current["held"], current["result_recorded"],
+                                 current["hold"] if current["held"] else None)
         return cls(last_round, shoe, rnd, spots, bank, tuple(fired), tuple(alarms))

@@ -14,7 +14,7 @@ from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter
-from controller.table.holds import Arrival, Holding, as_void, device_lost_void
+from controller.table.holds import Arrival, Hold, Holding, as_void, device_lost_void, hold_from_journal
 from controller.table.integrity import ShoeIntegrity
 from controller.table.lamps import LampBoard
 from controller.table.link import ShoeLink
@@ -27,7 +27,7 @@ from controller.table.settings import SettingsError, TableSettings, check_spots
 from controller.table.shoe import Shoe
 from controller.table.timer import CardTimer
 from games.cards import CardError, card_from_code
-from games.round import AwaitDecision, BetResult, Complete, Game, Irregular, IrregularityRule, RoundResult
+from games.round import AwaitDecision, BetResult, Complete, Deal, Game, Irregular, IrregularityRule, RoundResult
 from games.round import Consequence as C
 from games.round import IrregularityKind as K
 
@@ -155,16 +155,22 @@ class RoundInPlay:
     # ------------------------------------------------------------ irregularities
 
     def irregular(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict | None = None,
-                  *, pending: Sequence[Arrival] = (), keyed: int = 0) -> str:
+                  *, pending: Sequence[Arrival] = (), keyed: int = 0, shoe_state: Mapping | None = None) -> str:
         """Journal the irregularity and apply its consequence to the round in progress; with no
-        round in progress it is noted (journaled, the error lamp blinks until the next round)."""
+        round in progress it is noted (journaled, the error lamp blinks until the next round).
+        `shoe_state`: where an irregularity changed the shoe (cards that left it unheard)."""
         in_round = self.is_open()
         evidence = evidence or self.table_evidence()
         record: dict[str, Any] = {
             "round": self.current.number if in_round else None, "kind": rule.kind.value,
             "clause": rule.clause, "consequence": rule.consequence.value if in_round else "noted",
             "detail": detail, "evidence": evidence or {}, "state": self.state,
+            **({"shoe_state": shoe_state} if shoe_state is not None else {}),
         }
+        hold = None
+        if in_round and rule.consequence is C.HOLD and self.state != m.HELD and self.state in self.holdable:
+            hold = self.holds.start(rule, detail, self.state, list(pending), keyed)
+            record["hold"] = hold.to_journal()  # what a restart rebuilds the hold from
         out.journal(R.IRREGULARITY, record)
         out.publish("irregularity", **record)
         if not in_round:
@@ -174,28 +180,40 @@ class RoundInPlay:
         self.last_rule = rule
         if rule.consequence is C.VOID:
             self.void(out, rule, detail, evidence)
+        elif hold is not None:
+            self.fire("hold")
+            out.publish("held", round=self.current.number, **hold.to_json())
         elif rule.consequence is C.HOLD:
-            self._hold(out, rule, detail, evidence, list(pending), keyed)
+            # a second irregularity while held, or one before "No more bets": nothing to resume to
+            why = "while the round was already held" if self.state == m.HELD else "before the deal could be held"
+            self.void(out, as_void(rule), f"{detail} ({why})", evidence)
         else:  # refused: the round goes on; the error lamp asks for attention
             self.notes.append(record)
         return record["consequence"]
+
+    def join_hold(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict,
+                  arrivals: list[Arrival], shoe_state: Mapping) -> None:
+        """Cards the draw counter shows left the shoe unseen while the round is held (`rule`,
+        ruling 24 if the shoe was unheard): as cards heard now, they wait in the hold, and each
+        is judged at its turn when the hold is resolved. The record carries the hold as it now
+        stands."""
+        hold = self.holds.held
+        hold.pending.extend(arrivals)
+        record: dict[str, Any] = {
+            "round": self.current.number, "kind": rule.kind.value, "clause": rule.clause, "consequence": "hold",
+            "detail": detail, "evidence": evidence, "state": self.state, "hold": hold.to_journal(),
+            "shoe_state": shoe_state,
+        }
+        out.journal(R.IRREGULARITY, record)
+        out.publish("irregularity", **record)
+        self.current.irregularities.append(record)
+        out.publish("held", round=self.current.number, **hold.to_json())
 
     def table_evidence(self) -> dict:
         """For an irregularity no card carries (door, shoe removed or empty, timer, link): what
         the table knew when it happened, so that no void is journaled without evidence."""
         return {"draw_counter": self.counter.last, "shoe_remaining": self.shoe.remaining,
                 "round_cards": self.play.cards_json() if self.play is not None else []}
-
-    def _hold(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict,
-              pending: list[Arrival], keyed: int) -> None:
-        if self.state == m.HELD or self.state not in self.holdable:
-            # a second irregularity while held, or one before "No more bets": nothing to resume to
-            why = "while the round was already held" if self.state == m.HELD else "before the deal could be held"
-            self.void(out, as_void(rule), f"{detail} ({why})", evidence)
-            return
-        hold = self.holds.start(rule, detail, self.state, pending, keyed)
-        self.fire("hold")
-        out.publish("held", round=self.current.number, **hold.to_json())
 
     def resume(self, out: Out, how: str, drain: list[Arrival]) -> bool:
         """The hold is resolved (`how`): back to where the round stood. True when `drain`, the
@@ -332,10 +350,10 @@ class RoundInPlay:
             problem = f"the journaled round does not replay: {err}"
         step = self.play.step()
         cards = bool(self.play.state.cards)
-        if problem is None and r.held:
-            problem = "the daemon stopped while the round was held for the supervisor"
         if problem is None and (cards or r.bets_closed) and not r.bets_closed:
             problem = "cards were journaled before \"No more bets\""
+        if problem is None and r.held:
+            return self._restore_hold(out, r, self._state_after(step))
         if problem is not None:
             self.machine.set_state(m.HELD if r.held else (m.DEALING if cards else m.BETTING))
             self.irregular(out, device_lost_void(self.game), f"{problem} (local ruling L4)")
@@ -351,8 +369,7 @@ class RoundInPlay:
         if not r.bets_closed:
             self.machine.set_state(m.BETTING)
             return "bets open"
-        self.machine.set_state(m.BETS_CLOSED if not cards else {"deal": m.DEALING, "draw": m.DRAWING,
-                                                                "ask": m.AWAITING}[m.step_trigger(step)])
+        self.machine.set_state(self._state_after(step))
         if self.counter.last is None:
             self.irregular(out, device_lost_void(self.game),
                            "the daemon stopped mid-round and the shoe keeps no draw counter: nothing proves "
@@ -363,3 +380,46 @@ class RoundInPlay:
                        f"left after {self.counter.last} (local ruling L4)")
         return "held" if self.state == m.HELD else self.state
 
+
+    def _state_after(self, step: Deal | AwaitDecision | Complete) -> str:
+        """The round machine's state once the journaled cards and decisions are replayed."""
+        if not self.current.state.cards:
+            return m.BETS_CLOSED
+        return {"deal": m.DEALING, "draw": m.DRAWING, "ask": m.AWAITING, "complete": m.RESULT}[m.step_trigger(step)]
+
+    def _restore_hold(self, out: Out, r: RecoveredRound, replayed_to: str) -> str:
+        """The round was held for the supervisor when the daemon stopped: held again with the
+        same hold and the cards waiting in it, where the journal proves them; else void (L4),
+        saying what it could not prove. The shoe's counter is still owed (`Table.restore`): a
+        card it shows left meanwhile joins the hold (ruling 24), one that cannot prove, voids."""
+        self.machine.set_state(m.HELD)
+        hold = self._journaled_hold(r, replayed_to)
+        if isinstance(hold, str):
+            self.irregular(out, device_lost_void(self.game), f"the daemon stopped while the round was held for the "
+                                                             f"supervisor; {hold} (local ruling L4)")
+            return "void"
+        play = self.current
+        if hold.resume_to == m.RESULT:
+            play.result = self.game.result(play.state)
+            self.show_result(play.result)
+        self.holds.restore(hold)
+        out.publish("held", round=play.number, **hold.to_json())
+        return "held for the supervisor"
+
+    def _journaled_hold(self, r: RecoveredRound, replayed_to: str) -> Hold | str:
+        """The hold the journal proves, or why it does not prove one."""
+        if r.hold is None:
+            return "the journal does not say what the hold waits for (written before holds were journaled whole)"
+        try:
+            hold = hold_from_journal(self.game, r.hold)
+        except ValueError as err:
+            return str(err)
+        if hold.need == "counter":
+            return "the round was held for the shoe's draw counter, and its waiting cards are not rebuilt"
+        if hold.resume_to != replayed_to:
+            return f"the hold resumes to {hold.resume_to}, but the journaled cards stand at {replayed_to}"
+        if hold.resume_to == m.RESULT and not r.result_recorded:
+            return "the hold resumes to the result, but no result is journaled"
+        if self.counter.last is None:
+            return "the shoe keeps no draw counter: nothing proves that no card left while the daemon was down"
+        return hold

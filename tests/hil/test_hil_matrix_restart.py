@@ -1,7 +1,8 @@
 """The daemon killed (SIGKILL) mid-round and restarted on the same journal, for every game:
 while betting (back to betting), mid-deal (held until the shoe's draw counter proves no card
 was missed, then resumed: local ruling L4), while a spot game awaits decisions (the same),
-while the round is held for the supervisor (void, L4: the hold's cards are not rebuilt), after
+while the round is held for the supervisor (held again, the same hold: the supervisor keys the
+card in or voids citing the hold's clause), after
 a durable result (it stands, its lamps lit again, never journaled twice), and after a void.
 
 Every time: every record journaled before the kill is still there with the same hash, one
@@ -11,6 +12,7 @@ test_hil_restart.py (mid-deal, after a result) are not repeated here."""
 import pytest
 from hil_matrix import (
     beyond_fortune6,
+    complete,
     deal_some,
     deal_until,
     every_game,
@@ -21,6 +23,8 @@ from hil_matrix import (
     lit,
     next_round_is_clean,
     spot_games,
+    supervisor,
+    the_rules_decide,
     via,
 )
 
@@ -105,18 +109,38 @@ def test_sigkill_while_decisions_are_awaited_resumes_them(table, game):
 
 
 @every_game
-def test_sigkill_while_held_for_the_supervisor_voids_l4(table, game):
-    """A misread hold (L5): the card waiting to be keyed in is not rebuilt after a crash."""
+@pytest.mark.parametrize("resolution", ["keyed_in", "void"])
+def test_sigkill_while_held_for_a_misread_holds_it_again(table, game, resolution):
+    """A misread hold (L5) outlives the daemon: the restarted daemon holds the round again
+    with the same hold; the supervisor keys the card in (the result is the rules') or voids
+    the round citing the hold's void clause."""
     rig, before = table, table.records()
-    number, _, _ = deal_some(rig, 1)
+    number, (first,), _ = deal_some(rig, 1)
     rig.fault("misread")
-    rig.draw(1)
+    (unread,) = rig.draw(1)
     rig.wait_until(lambda: rig.status()["state"] == "held", 20.0, "the misread hold")
+    held = rig.status()["held"]
     mark, recovered = kill_and_restart(rig)
-    assert (recovered["round"], recovered["outcome"]) == (number, "void")
-    assert L4_ORDER[game] == via("local ruling L4", game, "order_altered")
-    void = expect_void(rig, None, number, "order_altered", L4_ORDER[game])  # voided as it started
-    assert void["reason"] == "the daemon stopped while the round was held for the supervisor (local ruling L4)"
+    assert (recovered["round"], recovered["outcome"], recovered["state"]) == (number, "held for the supervisor", "held")
+    rig.wait_lamps({"supervisor": "fast", "no_more_bets": "slow", "void": "off", "result": "off"})
+    assert rig.status()["held"] == held and held["need"] == "card" and held["clause"] == "local ruling L5"
+    if resolution == "void":
+        assert supervisor(rig, "void")["ok"]
+        expect_void(rig, mark, number, "order_altered", via("local ruling L5", game, "order_altered"), by="supervisor")
+    else:
+        assert supervisor(rig, "reconstruct", card=unread["card"])["ok"]
+        end = complete(rig, mark, number)
+        expect_result_on_the_board(rig, end, number)
+        the_rules_decide(game, end)
+        assert end["cards"][:2] == [first["card"], unread["card"]]
+        story = [(r.kind, r.payload.get("kind") or r.payload.get("outcome") or r.payload.get("status"))
+                 for r in rig.records() if r.kind in ("irregularity", "recovered", "round_resumed", "result", "void")
+                 and r.round in (number, None) and r.seq > before[-1].seq]
+        assert story == [("irregularity", "misread"), ("recovered", "held for the supervisor"),
+                         ("round_resumed", "misread"), ("result", None)], story
+        keyed = [r.payload for r in journaled(rig, "card", number) if r.payload["keyed_in"]]
+        assert [(k["card"], k["status"]) for k in keyed] == [(unread["card"], "dealt")]
+        assert results_once(rig)[-1] == number
     next_round_is_clean(rig, before)
 
 
