@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.json_text import compact_encoder
+
 MAX_LINE = 65536  # bytes in one request line; longer is refused and the connection closed
 # json.loads recurses once per nesting level: a line of 50,000 "[" raises RecursionError,
 # which is not a ValueError. A request is one object of flat fields, so say so.
@@ -81,8 +83,11 @@ class ParsedRequest:
     args: dict
 
 
+_compact = compact_encoder(sort_keys=False, allow_nan=True)  # built once: every event and reply goes through it
+
+
 def encode(obj: Mapping[str, Any]) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    return _compact(obj).encode("utf-8") + b"\n"
 
 
 def request_id(line: bytes) -> Any:

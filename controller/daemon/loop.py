@@ -10,7 +10,7 @@ shares one commit), up to MAX_BATCH at a time. For every input:
   2. `table.handle` each input (in memory; an exception is logged and becomes an `error`
      record, a published `error` event and a refusal: the daemon goes on),
   3. write the input's own record (`device`, `command`, `timer_expired`) FIRST and the
-     effects' Journal records after it, in ONE SQLite transaction (Journal.append_many),
+     effects' Journal records after it, in ONE SQLite transaction (Journal.append_batch),
      fsynced when any of them is durable: nothing leaves the process before that commit.
      The inputs taken together are handled one after the other, their records in that one
      commit, in order,
@@ -74,7 +74,12 @@ class Stop:
     reason: str
 
 
-MAX_BATCH = 32  # inputs already waiting that share one commit
+# Inputs already waiting that share one commit. Every record of a batch is in its one
+# transaction (all or none), fsynced when any is durable, and nothing of the batch is acted on
+# before it: the size changes only how long the first input's effects wait for the others'
+# handling (~50 us each). A table's turn holds a round's cards at most; a backlog (the journal
+# was locked, an inbox filled by a benchmark) catches up with one fsync per batch, not per 32.
+MAX_BATCH = 256
 # Records written between two WAL checkpoints (~30 rounds, a few hundred KiB of WAL); SQLite's
 # own autocheckpoint (Journal: 10,000 pages) stays the safety net far beyond it.
 CHECKPOINT_RECORDS = 400
@@ -103,10 +108,9 @@ class DaemonFatal(Exception):
     """The journal cannot be written: the daemon must not act on anything more."""
 
 
-def _debug_enabled() -> bool:
+def _debug_enabled(bound) -> bool:
     """Whether the configured logger writes debug lines (asked once: the daemon configures
     logging before it builds the loop)."""
-    bound = log.bind()
     is_enabled_for = getattr(bound, "is_enabled_for", None)
     return True if is_enabled_for is None else is_enabled_for(logging.DEBUG)
 
@@ -147,7 +151,11 @@ class EventLoop:
         self._status_sent: str | None = None
         self._status_at: float | None = None  # when the last STATUS= went out (loop clock)
         self._status_due: float | None = None  # a changed line waits until then
-        self._log_debug = _debug_enabled()
+        # The lines of every round (events, panel commands) through a logger bound once: the
+        # module's lazy proxy binds a new one for every line. Logging is configured before
+        # the loop is built (daemon/app.py), as whether debug lines are written is asked only here.
+        self._round_log = log.bind()
+        self._log_debug = _debug_enabled(self._round_log)
         self._checkpointed_seq: int | None = None  # head_seq at the last checkpoint (None: none yet)
         self._table_timer = self.reactor.timer(self._on_table_timer)
         self._status_timer = self.reactor.timer(lambda now: self.refresh_status(self.clock()))
@@ -421,7 +429,7 @@ class EventLoop:
         started = time.perf_counter()
         try:
             if entries:
-                self.journal.append_many(entries)
+                self.journal.append_batch(entries)
         except (JournalBusy, JournalFull) as error:
             if self.stop_requested is not None:  # told to stop: these inputs are dropped, not acted on
                 why = "the disk is full" if isinstance(error, JournalFull) else "the journal is locked"
@@ -495,7 +503,7 @@ class EventLoop:
             command = self.table_button_command(button)
             self.publish({"event": "command", "source": "panel", "button": button, "command": command,
                           "ok": answer.ok, "message": answer.message, "by": {"source": "panel", "button": button}})
-            (log.info if answer.ok else log.warning)("panel_command", button=button, command=command,
+            (self._round_log.info if answer.ok else self._round_log.warning)("panel_command", button=button, command=command,
                                                      ok=answer.ok, message=answer.message)
         return reply
 
@@ -521,9 +529,9 @@ class EventLoop:
         name = event.get("event")
         keys = LOGGED_EVENTS.get(name)
         if keys is not None:
-            log.info(name, **{k: event.get(k) for k in keys if k in event})
+            self._round_log.info(name, **{k: event.get(k) for k in keys if k in event})
         elif self._log_debug:  # a card's event: building a debug line costs more than the card's record
-            log.debug(name, **{k: v for k, v in event.items() if k != "event"})
+            self._round_log.debug(name, **{k: v for k, v in event.items() if k != "event"})
 
     # ------------------------------------------------------------ readiness and status
     def refresh_status(self, now: float | None = None) -> None:

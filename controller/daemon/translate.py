@@ -45,12 +45,28 @@ def _plain(value):
     return value
 
 
+_PLAIN_TYPES = frozenset({int, bool, str, float, type(None)})
+
+
+_RECORDED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _recorded_fields(event_type: type) -> tuple[str, ...]:
+    """The fields of an event type that its record carries (looked up once per type: every
+    card is an event)."""
+    names = _RECORDED_FIELDS.get(event_type)
+    if names is None:
+        names = _RECORDED_FIELDS[event_type] = tuple(
+            f.name for f in dataclasses.fields(event_type) if f.name not in ("device", "at"))
+    return names
+
+
 def device_record(event: ev.DeviceEvent) -> dict:
     """The event as plain JSON: {"device": "shoe", "event": "CardDrawn", ...its fields}."""
     record = {"device": event.device, "event": type(event).__name__}
-    for f in dataclasses.fields(event):
-        if f.name not in ("device", "at"):
-            record[f.name] = _plain(getattr(event, f.name))
+    for name in _recorded_fields(type(event)):
+        value = getattr(event, name)
+        record[name] = value if type(value) in _PLAIN_TYPES else _plain(value)
     return record
 
 

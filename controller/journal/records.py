@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller.json_text import compact_encoder
+
 GENESIS = "0" * 64  # prev_hash of the first record
 json_string = json.encoder.encode_basestring  # a str as json.dumps(ensure_ascii=False) writes it
 
@@ -33,9 +35,13 @@ class DamagedRecord(JournalError):
         super().__init__(f"record {seq}: {reason}")
 
 
+_canonical = compact_encoder(sort_keys=True, allow_nan=False)  # built once: every record goes through it
+
+
 def canonical_json(value: Any) -> str:
-    """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """Sorted keys, no spaces, no NaN: the same value always gives the same text (exactly
+    what json.dumps writes with those options; TypeError or ValueError for what is not JSON)."""
+    return _canonical(value)
 
 
 def record_hash(prev_hash: str, seq: int, at: str, mono_ns: int, kind: str, round_no: int | None, payload_text: str) -> str:

@@ -151,15 +151,24 @@ class LampBoard:
                  integrity: ShoeIntegrity):
         self.game_key = game_key
         self.shoe, self.link, self.panel, self.bank, self.integrity = shoe, link, panel, bank, integrity
+        # The last view and its picture: most inputs (every card of a deal) leave the view as
+        # it was, and the picture is asked for after every input.
+        self._view: LampView | None = None
+        self._picture: dict[str, str] = {}
 
     def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
                 bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool) -> dict[str, str]:
         """`noted`: an irregularity outside a round, or a refused card, waits for attention."""
         shoe = self.shoe
         unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
-        return lamp_picture(self.game_key, LampView(
+        # the bets copied: the view compared next time must not change with the round's dicts
+        view = LampView(
             round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
             attention=noted or not self.link.up or unread_burn, shoe_held=self.integrity.blocked, key_on=self.panel.key_on,
-            live_spots=live_spots, awaited_spot=awaited_spot, bets=bets, spot_bets=spot_bets,
+            live_spots=live_spots, awaited_spot=awaited_spot, bets=dict(bets),
+            spot_bets={spot: dict(b) for spot, b in spot_bets.items()},
             player_dealer_seat=self.bank.holder if self.bank is not None else None,
-        ))
+        )
+        if view != self._view:
+            self._picture, self._view = lamp_picture(self.game_key, view), view
+        return dict(self._picture)

@@ -83,7 +83,7 @@ class RoundInPlay:
         self.flow = RoundFlow(shoe, link, holds, panel, bank, integrity)
         states, transitions = m.round_spec(self.shape)
         self.machine = m.build(self.flow, states, transitions, initial=m.IDLE)
-        self.stays = m.staying(transitions)  # (trigger, state) that would change nothing
+        self.moves = m.moves(transitions)  # (trigger, state) -> state, for the triggers without a guard
         self.card_phases = (m.BETS_CLOSED, *m.card_states(self.shape))
         self.holdable = (*self.card_phases, m.RESULT)
         self.number = 0
@@ -93,6 +93,15 @@ class RoundInPlay:
         self.last_rule: IrregularityRule | None = None  # the round's last irregularity (what a plain void cites)
         self.bet_outcomes: dict[str, str] = {}
         self.spot_outcomes: dict[int, dict[str, str]] = {}
+
+    def fire(self, trigger: str) -> None:
+        """Move the round by `trigger`: set directly when it has no guard (machine.moves),
+        else through the machine, which refuses a trigger the state does not allow."""
+        dest = self.moves.get((trigger, self.flow.state))
+        if dest is None:
+            self.flow.trigger(trigger)
+        elif dest != self.flow.state:
+            self.machine.set_state(dest)
 
     # ------------------------------------------------------------ where the round stands
 
@@ -172,7 +181,7 @@ class RoundInPlay:
         if rule.consequence is C.VOID:
             self.void(out, rule, detail, evidence)
         elif hold is not None:
-            self.flow.trigger("hold")
+            self.fire("hold")
             out.publish("held", round=self.current.number, **hold.to_json())
         elif rule.consequence is C.HOLD:
             # a second irregularity while held, or one before "No more bets": nothing to resume to
@@ -225,7 +234,7 @@ class RoundInPlay:
         return True
 
     def void(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict, by: str = "table") -> None:
-        self.flow.trigger("supervisor_void" if by == "supervisor" else "void")
+        self.fire("supervisor_void" if by == "supervisor" else "void")
         held = self.holds.release()
         if held is not None:
             evidence = {**evidence, "pending": [a.text for a in held.pending]}
@@ -246,8 +255,7 @@ class RoundInPlay:
         play = self.current
         step = play.step()
         trigger = m.step_trigger(step)
-        if (trigger, self.state) not in self.stays:
-            self.flow.trigger(trigger)
+        self.fire(trigger)
         if trigger in ("deal", "draw"):
             self.timer.restart()
         elif isinstance(step, AwaitDecision):  # "ask"
@@ -290,7 +298,7 @@ class RoundInPlay:
             }
 
     def settle(self, out: Out) -> None:
-        self.flow.trigger("settle")
+        self.fire("settle")
         payload = {"round": self.current.number, "shoe_state": self.shoe.brief()}
         out.journal(R.SETTLED, payload, durable=True)
         out.publish("settled", round=self.current.number)

@@ -83,3 +83,18 @@ def test_sync_always_needs_no_switch(tmp_path):
     with Journal(tmp_path / "j.sqlite", sync="always") as journal:
         journal.append_many([("a", {}, None, False), ("b", {}, None, True)])
         assert journal.connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_append_batch_writes_what_append_many_writes_without_records_back(journal, journal_path, tmp_path):
+    from controller.journal import Journal
+    entries = [("device", {"event": "CardDrawn"}, None, False), ("result", {"round": 2, "winner": "player"}, None, True)]
+    assert journal.append_batch(entries) is None
+    other = Journal(tmp_path / "other.sqlite")
+    try:
+        other.append_many(entries)
+        assert [(r.seq, r.kind, r.round, r.payload_text) for r in other.records()] == \
+               [(r.seq, r.kind, r.round, r.payload_text) for r in journal.records()]
+    finally:
+        other.close()
+    assert journal.head_seq == 2 and journal.head_hash == list(journal.records())[-1].hash
+    assert kinds(journal_path) == ["device", "result"] and verify(journal_path).ok
