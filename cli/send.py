@@ -38,6 +38,7 @@ def _commands_help() -> str:
 
 def _parser() -> Parser:
     parser = Parser(prog="tablectl send", description="Send a command to the daemon, as the panel would.",
+                    usage="%(prog)s [-h] [--socket PATH | --config FILE] [--json] CMD [FIELD=VALUE ...]",
                     epilog=_commands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cmd", metavar="CMD", help="the command")
     add_location_options(parser, "--socket", "the daemon's control socket")

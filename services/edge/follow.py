@@ -52,6 +52,8 @@ def follow_edge(journal_path: str, socket_path: str, tracker: EdgeTracker, emit:
         emitted += 1
         if count is not None and emitted >= count:
             stop.set()
+            break  # the rest of a backlog's batch is not ours to print
+    follower.close()
     return emitted
 
 

@@ -43,6 +43,15 @@ def load_cursor(path: str | os.PathLike) -> Cursor:
     return Cursor(seq, hash_)
 
 
+def check_cursor_directory(path: str | os.PathLike) -> None:
+    """The directory the cursor is saved in must be there: its unit's StateDirectory= makes it."""
+    directory = Path(path).parent
+    if not directory.is_dir():
+        raise CursorError(f"feed.state: {directory} does not exist, so the cursor {path} could not be saved "
+                          "(tablectl-feed.service makes /var/lib/tablectl-feed; run by hand, set feed.state "
+                          "to a file in a directory you can write)")
+
+
 def save_cursor(path: str | os.PathLike, cursor: Cursor) -> None:
     path = Path(path)
     partial = path.with_name(f".{path.name}.partial")

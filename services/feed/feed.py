@@ -34,7 +34,7 @@ import structlog
 from controller.config import Config
 from controller.journal import JournalError, Record, iter_records, open_readonly
 from services.broker import BrokerLink, BrokerSettings
-from services.feed.cursor import Cursor, load_cursor, save_cursor
+from services.feed.cursor import Cursor, check_cursor_directory, load_cursor, save_cursor
 from services.feed.messages import (
     REPLAY_MAX,
     Topics,
@@ -88,6 +88,7 @@ class Feed:
         settings = feed_settings(config)
         self.state_path = config.feed.state
         cursor = load_cursor(self.state_path)
+        check_cursor_directory(self.state_path)
         self.saved = cursor
         self.window = AckWindow(cursor, limit=window)
         self.per_message = min(config.feed.records_per_message, window)

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from cli import COMMANDS, main, version
 
 
@@ -38,3 +40,12 @@ def test_bare_tablectl_sim_is_a_usage_error_too(capsys):
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("usage: tablectl sim DEVICE")
     assert main(["sim", "--help"]) == 0 and capsys.readouterr().out.startswith("usage: tablectl sim DEVICE")
+
+
+def test_send_usage_shows_the_fields_after_the_command(capsys):
+    """`tablectl send void kind=... reason=...` takes FIELD=VALUE words: its usage line says so."""
+    with pytest.raises(SystemExit) as done:  # a command's --help exits through argparse
+        main(["send", "--help"])
+    assert done.value.code == 0
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert usage.startswith("usage: tablectl send") and usage.rstrip().endswith("CMD [FIELD=VALUE ...]")

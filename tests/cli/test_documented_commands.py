@@ -138,3 +138,5 @@ def test_the_simulators_walk_through_works_pasted_as_it_is(tmp_path):
     assert "round 1 settled" in done.stdout
     assert "  winner   player\n  player   9h Ks (9)\n  banker   8d 7c (5)" in done.stdout
     assert "irregularity" not in done.stdout
+    # stopped daemon first: it switched the lamps off and read them back while the board was there
+    assert "off (read back from the board)" in (tmp_path / "table" / "daemon.log").read_text(encoding="utf-8")

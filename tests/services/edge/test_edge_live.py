@@ -104,3 +104,24 @@ def test_edge_started_before_the_daemon_waits_for_its_journal(tmp_path):
         ("fafa4", 6, None, 390), ("fafa4", 6, 1, 386)]
     expected = live_edge("fafa4", 6, [parse_card(t) for t in ("4-gold", "4-fire", "4-wood", "4-water")])
     assert lines[1]["edges_exact"] == {key: str(edge) for key, edge in expected.edges().items()}
+
+
+def test_count_stops_after_n_lines_even_inside_a_backlog(tmp_path):
+    """A journal already holding a shoe of several rounds is read as one batch: --count 2 still
+    prints two lines (the shoe's, then round 1's), not every line of the batch."""
+    from controller.journal import Journal
+
+    journal_path, socket_path = tmp_path / "journal.sqlite", tmp_path / "control.sock"
+    cards = ["4-gold", "4-fire", "4-wood", "4-water"]
+    with Journal(journal_path) as journal:
+        journal.append("daemon_started", {"game": "fafa4", "decks": 6})
+        journal.append("shoe", {"event": "new", "shoe": 1})
+        for number in (1, 2, 3):
+            journal.append("round_opened", {"round": number, "game": "fafa4", "decks": 6, "shoe": 1, "spots": []})
+            for text in cards:
+                journal.append("card", {"round": number, "card": text, "status": "dealt"})
+            journal.append("settled", {"round": number})
+
+    lines, _ = edge_while("--journal", str(journal_path), "--socket", str(socket_path), "--count", "2",
+                          during=lambda: None)
+    assert [(line["round"], line["cards_left"]) for line in lines] == [(None, 390), (1, 386)]

@@ -125,3 +125,13 @@ def test_the_cursor_file_is_replaced_whole_and_a_damaged_one_is_named(tmp_path):
     path.write_text("{\"seq\": -1}")
     with pytest.raises(CursorError, match="not a feed cursor"):
         load_cursor(path)
+
+
+def test_a_cursor_directory_that_does_not_exist_stops_the_feed_naming_the_key(tmp_path):
+    """Run by hand with the default feed.state, the unit's StateDirectory= is not there: the feed
+    would send and fail to save its cursor at every acknowledgement. It says so at start."""
+    config = config_from_dict({"feed": {"broker": "mqtt://127.0.0.1:1", "insecure": True, "table": "t1",
+                                        "state": str(tmp_path / "absent" / "cursor.json")},
+                               "journal": {"path": str(tmp_path / "journal.sqlite")}})
+    with pytest.raises(CursorError, match=r"feed.state: .*absent.* does not exist"):
+        Feed(config)
