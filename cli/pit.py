@@ -95,8 +95,9 @@ def _recall(store: PitStore, table: str, last: int, as_json: bool) -> int:
                                 "ORDER BY seq DESC LIMIT ?", (table, last)).fetchall()
     numbers = {number for number, _ in opened}
     since = min((seq for _, seq in opened), default=1) - 1
-    views = fold_rounds(r for r in store.records(table, since) if r.round in numbers)
-    rounds = [views[n] for n in sorted(views)]
+    # the input records between them too (no round): they say who gave each command, as at the table
+    views = fold_rounds(r for r in store.records(table, since) if r.round is None or r.round in numbers)
+    rounds = [views[n] for n in sorted(views) if n in numbers]
     if as_json:
         print(json.dumps([v.to_json() for v in rounds], ensure_ascii=False, separators=(",", ":")))
     elif not rounds:

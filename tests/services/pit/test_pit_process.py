@@ -82,6 +82,8 @@ def test_recall_export_and_alarms_answer_from_the_database(tmp_path):
     with Journal(tmp_path / "journal.sqlite") as journal:
         records = [journal.append("round_opened", {"round": 1, "game": "fortune6", "decks": 8, "shoe": 1, "spots": []}),
                    journal.append("card", {"round": 1, "card": "9h", "hand": "player", "status": "dealt"}),
+                   journal.append("command", {"name": "void", "args": {"kind": "order_altered"},
+                                              "by": {"source": "socket", "user": "alice", "uid": 1000, "pid": 4242}}),
                    journal.append("void", {"round": 1, "kind": "door_open", "clause": "fortune6 §5.1", "reason": "door"})]
     store = PitStore(tmp_path / "pit.sqlite")
     for record in records:
@@ -90,8 +92,10 @@ def test_recall_export_and_alarms_answer_from_the_database(tmp_path):
     db = str(tmp_path / "pit.sqlite")
     recall = pit_cli("recall", "--table", "t9", "--db", db)
     assert recall.returncode == 0 and "round 1  fortune6" in recall.stdout and "VOID     fortune6 §5.1" in recall.stdout
+    assert "given    void (alice (uid 1000, pid 4242))" in recall.stdout  # who gave it, as the table's recall says
     rounds = json.loads(pit_cli("recall", "--table", "s1/t9", "--last", "1", "--json", "--db", db).stdout)
     assert [r["status"] for r in rounds] == ["void"]
+    assert rounds[0]["voided_by"] == {"source": "socket", "user": "alice", "uid": 1000, "pid": 4242}
     export = pit_cli("export", "--table", "t9", "--db", db).stdout.splitlines()
     assert [json.loads(line) for line in export] == [r.to_json() for r in records]
     assert pit_cli("alarms", "--db", db).stdout == ""
