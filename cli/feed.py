@@ -7,11 +7,12 @@ Ctrl-C. Logs JSON lines (log.format) to stdout. docs/floor.md says everything.
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
 
-from cli.common import Parser
+from cli.common import Parser, UsageError
 from cli.paths import config_for_cli, run_reporting
 from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.logs import configure_logging
@@ -27,6 +28,9 @@ def _parser() -> Parser:
 
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
+    if args.config is None and not os.path.exists(DEFAULT_CONFIG_PATH):  # the defaults have no broker to name
+        raise UsageError(f"no config at {DEFAULT_CONFIG_PATH}: give --config FILE, the table's config with its [feed] "
+                         "section (docs/floor.md)")
     config = config_for_cli(args.config)
     configure_logging(config.log.format, config.log.level)
     feed = Feed(config)

@@ -4,10 +4,14 @@ journal, a replay request that is not ours; and configurations that cannot work.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from controller.config import ConfigError, config_from_dict
+from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.journal import Journal
 from services.feed import Cursor, CursorError, Feed, FeedError, load_cursor, save_cursor
 from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, publish, wait_until
@@ -135,3 +139,10 @@ def test_a_cursor_directory_that_does_not_exist_stops_the_feed_naming_the_key(tm
                                "journal": {"path": str(tmp_path / "journal.sqlite")}})
     with pytest.raises(CursorError, match=r"feed.state: .*absent.* does not exist"):
         Feed(config)
+
+
+@pytest.mark.skipif(os.path.exists(DEFAULT_CONFIG_PATH), reason=f"this machine has {DEFAULT_CONFIG_PATH}: the feed would read it")
+def test_without_any_config_the_feed_says_where_it_looked_and_how_to_give_one():
+    done = subprocess.run([sys.executable, "-m", "cli", "feed"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"no config at {DEFAULT_CONFIG_PATH}: give --config FILE" in done.stderr
