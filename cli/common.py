@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 
+from controller.config.schema import exact_fraction
 from games.cards import CardError, parse_card
 from games.registry import GAME_KEYS, get_game
 
@@ -61,3 +63,11 @@ def run_command(name: str, body, argv) -> int:
         return 2
     except BrokenPipeError:
         return 0
+
+
+def fraction_argument(option: str, text: str, example: str) -> Fraction:
+    """An option's number exactly (0.5%, 0.005, 1/200, 1e-6), or a UsageError naming it."""
+    try:
+        return exact_fraction(text)
+    except ValueError:
+        raise UsageError(f"{option} {text!r}: not a number (e.g. {example})") from None

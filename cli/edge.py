@@ -20,9 +20,8 @@ import sys
 import threading
 from fractions import Fraction
 
-from cli.common import Parser, UsageError, cards_from, check_game, print_json
+from cli.common import Parser, UsageError, cards_from, check_game, fraction_argument, print_json
 from cli.paths import config_for_cli, run_reporting
-from controller.config.schema import exact_fraction
 from controller.journal import JournalError
 from controller.journal.shoes import last_game
 from controller.logs import configure_logging
@@ -49,10 +48,7 @@ def _parser() -> Parser:
 
 def margin_argument(text: str) -> Fraction:
     """0.5% / 0.005 / 1/200, exactly."""
-    try:
-        value = exact_fraction(text)
-    except ValueError:
-        raise UsageError(f"--alert-margin {text!r}: not a number (e.g. 0.5% or 0.005)") from None
+    value = fraction_argument("--alert-margin", text, "0.5% or 0.005")
     if value < 0:
         raise UsageError(f"--alert-margin {text!r}: must not be negative")
     return value

@@ -14,10 +14,9 @@ import json
 import sys
 from fractions import Fraction
 
-from cli.common import Parser, UsageError
+from cli.common import Parser, UsageError, fraction_argument
 from cli.paths import add_location_options, config_for_cli, journal_path, run_reporting
 from cli.recall import by_text
-from controller.config.schema import exact_fraction
 from controller.journal import JournalError
 from controller.journal.shoe_report import NoSuchShoe, Reconciliation, ShoeReport, shoe_report
 from controller.journal.shoes import ShoeLoad
@@ -43,10 +42,7 @@ def _parser() -> Parser:
 
 def rate_argument(text: str) -> Fraction:
     """A probability given as 1e-6, 0.000001 or 1/1000000, exactly."""
-    try:
-        rate = exact_fraction(text)
-    except ValueError:
-        raise UsageError(f"--false-alarm-rate {text!r}: not a number (e.g. 1e-6 or 1/1000000)") from None
+    rate = fraction_argument("--false-alarm-rate", text, "1e-6 or 1/1000000")
     if not 0 < rate < 1:
         raise UsageError(f"--false-alarm-rate {text!r}: must be between 0 and 1")
     return rate
