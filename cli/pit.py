@@ -21,8 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cli.common import Parser, UsageError, print_json
-from cli.paths import run_reporting
+from cli.common import Parser, UsageError, print_json, run_command
 from cli.recall import round_text
 from controller.journal import DEFAULT_RECALL, fold_rounds
 from controller.logs import configure_logging
@@ -180,4 +179,4 @@ def _main(argv: list[str]) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("pit", _main, argv, (BrokerError, OSError))
+    return run_command("pit", _main, argv, (BrokerError, OSError))

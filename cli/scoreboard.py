@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from cli.common import Parser, UsageError
-from cli.paths import config_for_cli, run_reporting
+from cli.common import Parser, UsageError, run_command
+from cli.paths import config_for_cli
 from controller.config.schema import SCOREBOARD_LANGS, listen_address
 from controller.logs import configure_logging
 
@@ -44,4 +44,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("scoreboard", _main, argv)
+    return run_command("scoreboard", _main, argv)

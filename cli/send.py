@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cli.common import Parser, UsageError
-from cli.paths import add_location_options, run_reporting, socket_path
+from cli.common import Parser, UsageError, run_command
+from cli.paths import add_location_options, socket_path
 from cli.status import ask
 from controller.control.protocol import COMMANDS, BadRequest, ControlError, check_fields
 from games.round import IrregularityKind
@@ -101,4 +101,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("send", _main, argv, (ControlError,))
+    return run_command("send", _main, argv, (ControlError,))

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
-from cli.common import Parser
-from cli.paths import add_location_options, run_reporting, socket_path
+from cli.common import Parser, run_command
+from cli.paths import add_location_options, socket_path
 from cli.status_text import status_lines
 from controller.control import ControlClient, ControlError
 
@@ -45,4 +45,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("status", _main, argv, (ControlError,))
+    return run_command("status", _main, argv, (ControlError,))

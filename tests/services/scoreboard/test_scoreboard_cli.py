@@ -43,12 +43,12 @@ def test_bad_options_exit_2_naming_them(argv, says):
     assert done.returncode == 2 and says in done.stderr and done.stdout == ""
 
 
-def test_a_bad_config_exits_1(tmp_path):
+def test_a_bad_config_exits_2(tmp_path):
     config = tmp_path / "tablectl.toml"
     config.write_text('[scoreboard]\nlang = "fr"\n')
     done = run("--config", str(config))
-    assert done.returncode == 1
-    assert f"{config}: scoreboard.lang: expected one of 'en', 'zh-Hant', got 'fr' (a string)" in done.stderr
+    assert done.returncode == 2
+    assert f"tablectl scoreboard: {config}: scoreboard.lang: expected one of 'en', 'zh-Hant', got 'fr' (a string)" in done.stderr
 
 
 def test_an_address_in_use_exits_1_saying_so(tmp_path):
