@@ -43,7 +43,14 @@ def home_relative(path: Path) -> str:
 
 
 def say(text: str) -> None:
-    print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
+    """A line on stderr: below the live view if one is drawn (not glued to its footer after a
+    Ctrl-C), and nothing at all if the terminal is gone (SIGHUP)."""
+    if Screen.shown is not None:
+        Screen.shown.leave()
+    try:
+        print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
+    except OSError:
+        pass
 
 
 @contextmanager
@@ -96,22 +103,41 @@ def run_headless(options: DemoOptions, out: TextIO) -> int:
 class Screen:
     """Redraws the whole view in place (ANSI: home, clear to end), rendered for the terminal's
     size (one column spare, and no newline after the last row, so nothing ever scrolls), in
-    colour unless NO_COLOR says otherwise."""
+    colour unless NO_COLOR says otherwise. Writes to a terminal that is gone are dropped: the
+    demo still stops everything it started."""
+
+    shown: Screen | None = None  # the one on the terminal, for say()
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.colour = colour_wanted(out)
-        out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+        self.drawn = False  # the cursor is at the end of the footer
+        self._write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+        Screen.shown = self
+
+    def _write(self, text: str) -> None:
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except OSError:
+            pass
 
     def draw(self, view: ViewState) -> None:
         size = shutil.get_terminal_size((80, 24))
         text = render(view, size.columns - 1, size.lines)
-        self.out.write("\x1b[H\x1b[J" + (paint(text) if self.colour else text))
-        self.out.flush()
+        self._write("\x1b[H\x1b[J" + (paint(text) if self.colour else text))
+        self.drawn = True
+
+    def leave(self) -> None:
+        """The cursor to a line of its own below the view, so what is printed next starts there."""
+        if self.drawn:
+            self._write("\n")
+            self.drawn = False
 
     def close(self) -> None:
-        self.out.write("\x1b[?25h")  # the cursor back
-        self.out.flush()
+        self.leave()
+        self._write("\x1b[?25h")  # the cursor back
+        Screen.shown = None
 
 
 def run_live(options: DemoOptions, out: TextIO) -> int:

@@ -1,7 +1,8 @@
-"""Ctrl-C (and SIGTERM) for the demo: the first one stops the demo where it stands; while the
-demo stops every process it started (by PID), further ones only say it is stopping.
+"""Ctrl-C (and SIGTERM, and SIGHUP: its terminal closed, its SSH dropped) for the demo: the
+first one stops the demo where it stands; while the demo stops every process it started (by
+PID), further ones only say it is stopping.
 
-    with stoppable():              # SIGINT/SIGTERM raise Interrupted, once
+    with stoppable():              # SIGINT/SIGTERM/SIGHUP raise Interrupted, once
         try:
             with deferred():       # starting processes: a signal waits until all are known
                 rig.start()
@@ -16,7 +17,7 @@ import signal
 import sys
 from contextlib import contextmanager
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Interrupted(BaseException):
@@ -28,7 +29,10 @@ class Interrupted(BaseException):
 
 
 def _say_stopping(signum, frame) -> None:
-    print("tablectl demo: stopping; every process it started is being stopped", file=sys.stderr)
+    try:
+        print("tablectl demo: stopping; every process it started is being stopped", file=sys.stderr)
+    except OSError:  # the terminal is gone (SIGHUP): stopping matters, saying so cannot
+        pass
 
 
 def _raise_once(signum, frame) -> None:
@@ -48,12 +52,12 @@ def _handling(handler):
 
 
 def stoppable():
-    """Within: the first SIGINT/SIGTERM raises Interrupted; later ones only say so."""
+    """Within: the first SIGINT/SIGTERM/SIGHUP raises Interrupted; later ones only say so."""
     return _handling(_raise_once)
 
 
 def shielded():
-    """Cleanup a signal must not cut short: SIGINT/SIGTERM only say the demo is stopping."""
+    """Cleanup a signal must not cut short: SIGINT/SIGTERM/SIGHUP only say the demo is stopping."""
     return _handling(_say_stopping)
 
 
