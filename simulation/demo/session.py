@@ -164,6 +164,8 @@ def run_live(options: DemoOptions, out: TextIO) -> int:
                         if (line := event_line(event)) is not None:
                             view.note(line, event.get("clause"))
                     table.log.clear()
+                    if view.summary_behind():  # drawn once play() returns the round's line
+                        return
                     screen.draw(view)
                     view.page += 1
                     time.sleep(options.pace)
