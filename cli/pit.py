@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -160,9 +161,12 @@ def _redrawing(pit: Pit, args):
         now = time.monotonic()
         if now - state["at"] < REDRAW_S:
             return
-        link = "connected" if pit.link.connected.is_set() else "NOT CONNECTED"
-        title = f"tablectl pit  {args.broker} ({link})  {args.prefix}/#  db {args.db}  {time.strftime('%H:%M:%S')}"
-        text = render(pit.views.values(), pit.alarms(), title)
+        up = pit.link.connected.is_set()
+        title = (f"tablectl pit  {args.broker} ({'connected' if up else 'NOT CONNECTED'})  {args.prefix}/#  db {args.db}  "
+                 f"{time.strftime('%H:%M:%S')}")
+        notice = None if up else f"not connected: {pit.link.problem or 'connecting'}"
+        width = shutil.get_terminal_size((80, 24)).columns - 1  # one spare: a full last column would wrap
+        text = render(pit.views.values(), pit.alarms(), title, width, notice)
         if text != state["shown"]:
             sys.stdout.write("\x1b[H\x1b[2J" + text + "\n")
             sys.stdout.flush()
