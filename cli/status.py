@@ -25,8 +25,9 @@ def field_lines(reply: dict) -> list[str]:
                     for key, value in reply.items() if key not in ("id", "ok", "message")]
 
 
-def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
-    """Send one request; print the reply; 0 if ok, 1 if refused (ControlError if unreachable)."""
+def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool, hint=None) -> int:
+    """Send one request; print the reply; 0 if ok, 1 if refused (ControlError if unreachable).
+    `hint(error)`: a line saying what to do about a refusal, or None."""
     with ControlClient(path) as client:
         reply = client.request(cmd, **fields)
     if as_json:
@@ -35,6 +36,8 @@ def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
         print("\n".join(status_lines(reply) if cmd == "status" else field_lines(reply)) or "ok")
     if not reply.get("ok"):
         print(f"tablectl {name}: {reply.get('error')}", file=sys.stderr)
+        if hint is not None and (said := hint(str(reply.get("error")))) is not None:
+            print(f"tablectl {name}: {said}", file=sys.stderr)
         return 1
     return 0
 
