@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.paced_rig import PacedRig
 from simulation.demo.place import demo_directory
 from simulation.demo.rounds import DemoTable
-from simulation.demo.stopping import Interrupted, deferred, shielded, stoppable
+from simulation.demo.stopping import Interrupted, before_saying, deferred, say, shielded, stoppable
 from simulation.demo.view import ViewState, event_line, render
 from simulation.rig import RigError
 
@@ -40,17 +39,6 @@ def home_relative(path: Path) -> str:
     """`~/.local/state/...` for a path under the home directory, else the path."""
     home = str(Path.home())
     return "~" + str(path)[len(home):] if str(path).startswith(home + "/") else str(path)
-
-
-def say(text: str) -> None:
-    """A line on stderr: below the live view if one is drawn (not glued to its footer after a
-    Ctrl-C), and nothing at all if the terminal is gone (SIGHUP)."""
-    if Screen.shown is not None:
-        Screen.shown.leave()
-    try:
-        print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
-    except OSError:
-        pass
 
 
 @contextmanager
@@ -106,14 +94,12 @@ class Screen:
     colour unless NO_COLOR says otherwise. Writes to a terminal that is gone are dropped: the
     demo still stops everything it started."""
 
-    shown: Screen | None = None  # the one on the terminal, for say()
-
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.colour = colour_wanted(out)
         self.drawn = False  # the cursor is at the end of the footer
         self._write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
-        Screen.shown = self
+        before_saying.append(self.leave)
 
     def _write(self, text: str) -> None:
         try:
@@ -137,7 +123,7 @@ class Screen:
     def close(self) -> None:
         self.leave()
         self._write("\x1b[?25h")  # the cursor back
-        Screen.shown = None
+        before_saying.remove(self.leave)
 
 
 def run_live(options: DemoOptions, out: TextIO) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -28,11 +29,22 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
-def _say_stopping(signum, frame) -> None:
+before_saying: list[Callable[[], None]] = []  # the live view puts its cursor below itself (session.Screen)
+
+
+def say(text: str) -> None:
+    """A line on stderr for the user: on a line of its own below the live view (not glued to its
+    footer after a Ctrl-C), and nothing at all if the terminal is gone (SIGHUP)."""
+    for leave in before_saying:
+        leave()
     try:
-        print("tablectl demo: stopping; every process it started is being stopped", file=sys.stderr)
-    except OSError:  # the terminal is gone (SIGHUP): stopping matters, saying so cannot
+        print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
+    except OSError:  # stopping matters, saying so cannot
         pass
+
+
+def _say_stopping(signum, frame) -> None:
+    say("stopping; every process it started is being stopped")
 
 
 def _raise_once(signum, frame) -> None:

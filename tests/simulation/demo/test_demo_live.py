@@ -160,12 +160,16 @@ def test_after_ctrl_c_the_demos_lines_start_below_the_view(live):
     demo = live("--seed", "3", "--pace", "0.01", env={"NO_COLOR": "1"}, stderr_on_terminal=True)
     demo.read_screen_with("1 played")
     demo.proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)  # and again during the cleanup: "stopping; ..." also on a line of its own
+    demo.proc.send_signal(signal.SIGINT)
     code, _ = demo.finish()
     text = demo.output.decode(errors="replace").replace("\r\n", "\n")
     after = text.rsplit(SCREEN, 1)[-1]
     footer = next(line for line in after.split("\n") if FOOTER in line)
     assert code == 0 and "\ntablectl demo: stopped after" in after, after
     assert "tablectl demo" not in footer  # the footer's line holds the footer only
+    said = [line for line in after.split("\n") if "tablectl demo:" in line]
+    assert said and all(line.startswith("tablectl demo: ") for line in said), said
     assert_all_stopped(text)
 
 
