@@ -165,8 +165,8 @@ def _redrawing(pit: Pit, args):
         title = (f"tablectl pit  {args.broker} ({'connected' if up else 'NOT CONNECTED'})  {args.prefix}/#  db {args.db}  "
                  f"{time.strftime('%H:%M:%S')}")
         notice = None if up else f"not connected: {pit.link.problem or 'connecting'}"
-        width = shutil.get_terminal_size((80, 24)).columns - 1  # one spare: a full last column would wrap
-        text = render(pit.views.values(), pit.alarms(), title, width, notice)
+        size = shutil.get_terminal_size((80, 24))  # one spare each way: a full last column or row would scroll
+        text = render(pit.views.values(), pit.alarms(), title, size.columns - 1, notice, size.lines - 1)
         if text != state["shown"]:
             sys.stdout.write("\x1b[H\x1b[2J" + text + "\n")
             sys.stdout.flush()

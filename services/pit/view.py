@@ -64,9 +64,11 @@ def _line(cells: list[str], columns: list[tuple[int, int]]) -> str:
     return GAP.join(fit(cells[i], w).ljust(w) for i, w in columns).rstrip()
 
 
-def render(views: Iterable[TableView], alarms: list[Alarm], title: str, width: int = 200, notice: str | None = None) -> str:
+def render(views: Iterable[TableView], alarms: list[Alarm], title: str, width: int = 200, notice: str | None = None,
+           height: int | None = None) -> str:
     """The floor in lines of at most `width` characters: the title, `notice` (why the pit is
-    not connected, say) wrapped below it, one line per table, then holds and alarms."""
+    not connected, say) wrapped below it, one line per table, then holds and alarms; at most
+    `height` lines, the last saying how many more there are."""
     views = sorted(views, key=lambda v: v.table)
     columns = layout(width)
     lines = [fit(title, width)]
@@ -80,6 +82,9 @@ def render(views: Iterable[TableView], alarms: list[Alarm], title: str, width: i
     if alarms:
         lines += ["", f"ALARMS ({len(alarms)} open)"]
         lines += [fit(f"  {a.raised_at[11:19]}  {a.table}  {a.kind}: {a.detail}", width) for a in alarms[-10:]]
+    if height is not None and len(lines) > height:
+        more = len(lines) - height + 1
+        lines = lines[:height - 1] + [fit(f"{ELLIPSIS} {more} more lines (a taller terminal shows them)", width)]
     return "\n".join(lines)
 
 

@@ -1,5 +1,5 @@
 """The pit's live view fitted to the terminal: each table on one line of 80 or 120 columns
-(columns narrowed, then the least needed left out), and why the pit is not connected said
+(columns narrowed, then the least needed left out), no more lines than the terminal has, and why the pit is not connected said
 under its title — from the rendering alone, and from `tablectl pit` on a real pty against a
 port where no broker listens."""
 from __future__ import annotations
@@ -57,6 +57,14 @@ def test_every_table_keeps_to_one_line_that_fits(width):
 def test_at_80_columns_the_view_keeps_the_columns_a_pit_boss_reads_first():
     header = render(_views(), [], "tablectl pit", 79).split("\n")[2]
     assert header.split() == ["TABLE", "GAME", "ROUND", "STATE", "LAST", "RESULT", "HOLD", "LINK", "ALARMS"]
+
+
+def test_more_tables_than_rows_end_in_a_line_saying_how_many_more():
+    views = [TableView(f"s1/t{n:02}", game="fortune6", round=n) for n in range(30)]
+    lines = render(views, [], "tablectl pit", 79, height=23).split("\n")
+    assert len(lines) == 23 and lines[3].startswith("s1/t00")
+    assert lines[-1] == f"… {3 + 30 - 22} more lines (a taller terminal shows them)"
+    assert len(render(views, [], "tablectl pit", 79, height=40).split("\n")) == 33  # all of them when they fit
 
 
 def _free_port() -> int:
