@@ -1,4 +1,5 @@
-"""Small pieces the command modules share: errors that name the bad token, JSON out."""
+"""Small pieces the command modules share: errors that name the bad token, JSON out, and the
+one exit-code convention of every command (run_command)."""
 from __future__ import annotations
 
 import argparse
@@ -6,6 +7,7 @@ import json
 import sys
 from fractions import Fraction
 
+from controller.config.load import ConfigError
 from controller.config.schema import exact_fraction
 from games.cards import CardError, parse_card
 from games.registry import GAME_KEYS, get_game
@@ -13,6 +15,10 @@ from games.registry import GAME_KEYS, get_game
 
 class UsageError(Exception):
     """Bad input on the command line; printed as `tablectl CMD: message`, exit 2."""
+
+
+class NotThere(Exception):
+    """The journal or socket the command would use does not exist; says how to point elsewhere."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -54,15 +60,26 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
-def run_command(name: str, body, argv) -> int:
-    """Run `body(argv)`, turning UsageError and ValueError into one clear line on stderr."""
+def run_command(name: str, body, argv, errors: tuple[type[Exception], ...] = ()) -> int:
+    """Run `body(argv)` under the convention every command keeps, each error one line (or one
+    line per problem) on stderr prefixed `tablectl NAME:` — exit 2: bad usage or a bad config
+    (UsageError, ConfigError: fix the command line or the file); exit 1: something the command
+    needed was not there or failed (NotThere, or any of `errors`: no journal, no daemon)."""
+    failures: tuple[type[Exception], ...] = (NotThere, *errors)
     try:
         return body(argv) or 0
-    except UsageError as error:
-        print(f"tablectl {name}: {error}", file=sys.stderr)
+    except (UsageError, ConfigError) as error:
+        _report(name, error)
         return 2
+    except failures as error:
+        _report(name, error)
+        return 1
     except BrokenPipeError:
         return 0
+
+
+def _report(name: str, error: Exception) -> None:
+    print("\n".join(f"tablectl {name}: {line}" for line in str(error).splitlines() or [""]), file=sys.stderr)
 
 
 def fraction_argument(option: str, text: str, example: str) -> Fraction:

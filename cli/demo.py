@@ -22,7 +22,8 @@ from pathlib import Path
 from cli.common import Parser, UsageError, check_game, run_command
 from games.registry import get_game
 from simulation.demo.place import default_directory
-from simulation.demo.session import DemoOptions, home_relative, run_headless, run_live, say
+from simulation.demo.session import DemoOptions, home_relative, run_headless, run_live
+from simulation.demo.stopping import say
 
 PIPED_ROUNDS = 10  # what `tablectl demo` plays when nobody is watching a terminal
 

@@ -20,8 +20,8 @@ import sys
 import threading
 from fractions import Fraction
 
-from cli.common import Parser, UsageError, cards_from, check_game, fraction_argument, print_json
-from cli.paths import config_for_cli, run_reporting
+from cli.common import Parser, UsageError, cards_from, check_game, fraction_argument, print_json, run_command
+from cli.paths import config_for_cli
 from controller.journal import JournalError
 from controller.journal.shoes import last_game
 from controller.logs import configure_logging
@@ -116,4 +116,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("edge", _main, argv, (JournalError,))
+    return run_command("edge", _main, argv, (JournalError,))

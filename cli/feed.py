@@ -12,8 +12,8 @@ import signal
 import sys
 import threading
 
-from cli.common import Parser, UsageError
-from cli.paths import config_for_cli, run_reporting
+from cli.common import Parser, UsageError, run_command
+from cli.paths import config_for_cli
 from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.logs import configure_logging
 from services.broker import BrokerError
@@ -42,6 +42,6 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    status = run_reporting("feed", _main, argv, (FeedError, BrokerError, CursorError, OSError))
+    status = run_command("feed", _main, argv, (FeedError, BrokerError, CursorError, OSError))
     sys.stdout.flush()
     return status

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import sys
 
-from cli.common import Parser
-from cli.paths import add_location_options, journal_path, run_reporting
+from cli.common import Parser, run_command
+from cli.paths import add_location_options, journal_path
 from controller.journal import JournalError, check_journal, export_jsonl, recover, verify
 from controller.journal.scan import Unreadable
 
@@ -72,4 +72,4 @@ def _export(path: str, since: int) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("journal", _main, argv, (JournalError,))
+    return run_command("journal", _main, argv, (JournalError,))

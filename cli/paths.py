@@ -1,14 +1,13 @@
 """For the commands that read the journal or talk to the daemon: where they find the journal
 and the control socket (an explicit path, else the config file given with --config, else the
-installed config if there is one, else defaults), and how their errors are reported."""
+installed config if there is one, else defaults)."""
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from cli.common import run_command
-from controller.config.load import ConfigError, default_config, load_config
+from cli.common import NotThere
+from controller.config.load import default_config, load_config
 from controller.config.schema import DEFAULT_CONFIG_PATH, Config
 
 
@@ -26,10 +25,6 @@ def config_for_cli(config_path: str | None) -> Config:
     if os.path.exists(DEFAULT_CONFIG_PATH):
         return load_config(DEFAULT_CONFIG_PATH)
     return default_config()
-
-
-class NotThere(Exception):
-    """The journal or socket the command would use does not exist; says how to point elsewhere."""
 
 
 def _existing(path: str, args: argparse.Namespace, what: str, option: str, hint: str) -> str:
@@ -58,18 +53,3 @@ def journal_path(args: argparse.Namespace) -> str:
 def socket_path(args: argparse.Namespace) -> str:
     path = args.socket or config_for_cli(args.config).control.socket
     return _existing(path, args, "control socket", "--socket", "is the daemon running?")
-
-
-def run_reporting(name: str, body, argv, errors: tuple[type[Exception], ...] = ()) -> int:
-    """`run_command` (usage errors: exit 2), and a bad config or any of `errors` (no journal,
-    no daemon) printed as `tablectl NAME: ...` with exit 1."""
-    reported: tuple[type[Exception], ...] = (ConfigError, NotThere, *errors)
-
-    def reporting(argv) -> int:
-        try:
-            return body(argv)
-        except reported as error:
-            print(f"tablectl {name}: {error}", file=sys.stderr)
-            return 1
-
-    return run_command(name, reporting, argv)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -21,8 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cli.common import Parser, UsageError, print_json
-from cli.paths import run_reporting
+from cli.common import Parser, UsageError, print_json, run_command
 from cli.recall import round_text
 from controller.journal import DEFAULT_RECALL, fold_rounds
 from controller.logs import configure_logging
@@ -161,9 +161,12 @@ def _redrawing(pit: Pit, args):
         now = time.monotonic()
         if now - state["at"] < REDRAW_S:
             return
-        link = "connected" if pit.link.connected.is_set() else "NOT CONNECTED"
-        title = f"tablectl pit  {args.broker} ({link})  {args.prefix}/#  db {args.db}  {time.strftime('%H:%M:%S')}"
-        text = render(pit.views.values(), pit.alarms(), title)
+        up = pit.link.connected.is_set()
+        title = (f"tablectl pit  {args.broker} ({'connected' if up else 'NOT CONNECTED'})  {args.prefix}/#  db {args.db}  "
+                 f"{time.strftime('%H:%M:%S')}")
+        notice = None if up else f"not connected: {pit.link.problem or 'connecting'}"
+        size = shutil.get_terminal_size((80, 24))  # one spare each way: a full last column or row would scroll
+        text = render(pit.views.values(), pit.alarms(), title, size.columns - 1, notice, size.lines - 1)
         if text != state["shown"]:
             sys.stdout.write("\x1b[H\x1b[2J" + text + "\n")
             sys.stdout.flush()
@@ -180,4 +183,4 @@ def _main(argv: list[str]) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("pit", _main, argv, (BrokerError, OSError))
+    return run_command("pit", _main, argv, (BrokerError, OSError))

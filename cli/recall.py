@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
-from cli.common import Parser, UsageError
-from cli.paths import add_location_options, journal_path, run_reporting
+from cli.common import Parser, UsageError, run_command
+from cli.paths import add_location_options, journal_path
 from controller.journal import DEFAULT_RECALL, JournalError, RoundView, last_rounds
 from games.bet_text import bets_text
 from games.clauses import explained
@@ -129,6 +129,6 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("recall", _main, argv, (JournalError,))
+    return run_command("recall", _main, argv, (JournalError,))
 
 

@@ -11,10 +11,9 @@ their fields: `tablectl send --help`. Exit 0 when the daemon accepts, 1 when it 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from cli.common import Parser, UsageError
-from cli.paths import add_location_options, run_reporting, socket_path
+from cli.common import Parser, UsageError, run_command
+from cli.paths import add_location_options, socket_path
 from cli.status import ask
 from controller.control.protocol import COMMANDS, BadRequest, ControlError, check_fields
 from games.round import IrregularityKind
@@ -22,6 +21,10 @@ from games.round import IrregularityKind
 VOID_HINT = ("to void a round that is neither held nor irregular, name the irregularity, e.g. "
              "`tablectl send void kind=order_altered reason=\"shoe door opened\"` (kinds: "
              + ", ".join(kind.value for kind in IrregularityKind) + "); the supervisor key must be on")
+
+KEY_HINT = ("the supervisor turns the key on at the dealer's panel; a simulated panel takes it on its control "
+            "socket: echo '{\"cmd\": \"key\", \"on\": true}' | socat - UNIX-CONNECT:SOCKET (the panel's --control; "
+            "docs/simulators.md), or starts with it on (tablectl sim panel --key on)")
 
 _SERVER_ONLY = {"subscribe": "watch"}  # the tablectl command that does this (a stream, not one reply)
 
@@ -94,11 +97,15 @@ def _main(argv) -> int:
         hint = f" (use `tablectl {_SERVER_ONLY[args.cmd]}`)" if args.cmd in _SERVER_ONLY else ""
         raise UsageError(f"unknown command {args.cmd!r}{hint} (one of {', '.join(names)})")
     fields = parse_fields(args.cmd, rest)
-    code = ask("send", socket_path(args), args.cmd, fields, args.json)
-    if code and args.cmd == "void" and "kind" not in fields:
-        print(f"tablectl send: {VOID_HINT}", file=sys.stderr)
-    return code
+    return ask("send", socket_path(args), args.cmd, fields, args.json, lambda error: _hint(args.cmd, fields, error))
+
+
+def _hint(cmd: str, fields: dict, error: str) -> str | None:
+    """What to do about a refusal: name the irregularity of a void, or turn the key on."""
+    if cmd == "void" and "kind" not in fields:
+        return VOID_HINT
+    return KEY_HINT if "supervisor key" in error else None
 
 
 def main(argv) -> int:
-    return run_reporting("send", _main, argv, (ControlError,))
+    return run_command("send", _main, argv, (ControlError,))

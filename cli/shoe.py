@@ -14,8 +14,8 @@ import json
 import sys
 from fractions import Fraction
 
-from cli.common import Parser, UsageError, fraction_argument
-from cli.paths import add_location_options, config_for_cli, journal_path, run_reporting
+from cli.common import Parser, UsageError, fraction_argument, run_command
+from cli.paths import add_location_options, config_for_cli, journal_path
 from cli.recall import by_text
 from controller.journal import JournalError
 from controller.journal.shoe_report import NoSuchShoe, Reconciliation, ShoeReport, shoe_report
@@ -200,4 +200,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("shoe", _main, argv, (JournalError, NoSuchShoe))
+    return run_command("shoe", _main, argv, (JournalError, NoSuchShoe))

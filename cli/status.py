@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
-from cli.common import Parser
-from cli.paths import add_location_options, run_reporting, socket_path
+from cli.common import Parser, run_command
+from cli.paths import add_location_options, socket_path
 from cli.status_text import status_lines
 from controller.control import ControlClient, ControlError
 
@@ -25,8 +25,9 @@ def field_lines(reply: dict) -> list[str]:
                     for key, value in reply.items() if key not in ("id", "ok", "message")]
 
 
-def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
-    """Send one request; print the reply; 0 if ok, 1 if refused (ControlError if unreachable)."""
+def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool, hint=None) -> int:
+    """Send one request; print the reply; 0 if ok, 1 if refused (ControlError if unreachable).
+    `hint(error)`: a line saying what to do about a refusal, or None."""
     with ControlClient(path) as client:
         reply = client.request(cmd, **fields)
     if as_json:
@@ -35,6 +36,8 @@ def ask(name: str, path: str, cmd: str, fields: dict, as_json: bool) -> int:
         print("\n".join(status_lines(reply) if cmd == "status" else field_lines(reply)) or "ok")
     if not reply.get("ok"):
         print(f"tablectl {name}: {reply.get('error')}", file=sys.stderr)
+        if hint is not None and (said := hint(str(reply.get("error")))) is not None:
+            print(f"tablectl {name}: {said}", file=sys.stderr)
         return 1
     return 0
 
@@ -45,4 +48,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("status", _main, argv, (ControlError,))
+    return run_command("status", _main, argv, (ControlError,))

@@ -10,8 +10,8 @@ import json
 import sys
 import time
 
-from cli.common import Parser, UsageError
-from cli.paths import add_location_options, run_reporting, socket_path
+from cli.common import Parser, UsageError, run_command
+from cli.paths import add_location_options, socket_path
 from controller.control import ControlClient, ControlError
 from games.clauses import summary
 
@@ -56,4 +56,4 @@ def _main(argv) -> int:
 
 
 def main(argv) -> int:
-    return run_reporting("watch", _main, argv, (ControlError,))
+    return run_command("watch", _main, argv, (ControlError,))

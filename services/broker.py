@@ -141,6 +141,7 @@ class BrokerLink:
         self._refusal: str | None = None  # the broker's CONNACK said no
         self._closed: str | None = None  # the broker's DISCONNECT gave this reason
         self._paho_error: str | None = None  # what paho logged when the socket failed (a TLS alert)
+        self.problem: str | None = None  # why the link is down, in words, for a view; None while up
         self.receive_maximum = receive_maximum  # QoS 1 messages the broker may send us unacknowledged
         self.generation = 0  # connections made so far: a message id means something only within one
         self.max_packet_bytes = MQTT_MAX_PACKET_BYTES  # the broker's Maximum Packet Size (its CONNACK), if smaller
@@ -217,6 +218,7 @@ class BrokerLink:
     def _lost(self, problem: str) -> None:
         was_up = self.connected.is_set()
         self.connected.clear()
+        self.problem = problem
         if self.on_down is not None:
             self.on_down(problem)
         elif was_up:
@@ -232,6 +234,7 @@ class BrokerLink:
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
         self.generation += 1
+        self.problem = None
         self.connected.set()
         if self.on_up is not None:
             self.on_up(bool(flags.session_present))

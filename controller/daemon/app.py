@@ -25,7 +25,6 @@ import logging
 import os
 import resource
 import signal
-import sys
 import time
 
 import structlog
@@ -54,15 +53,12 @@ OWN_DESCRIPTORS = 64  # the daemon's own descriptors (devices, journal, reactor)
 
 
 def main(config_path: str, log_format: str | None = None) -> int:
+    """Raises ConfigError for a config it cannot run with (`tablectl run` reports it: exit 2)."""
+    config = load_config(config_path)
     try:
-        config = load_config(config_path)
         settings = table_settings(config)
-    except ConfigError as error:
-        print(error, file=sys.stderr)
-        return 2
     except SettingsError as error:  # the file is valid, but the table cannot be dealt that way
-        print(f"{config_path}: {error}", file=sys.stderr)
-        return 2
+        raise ConfigError(config_path, [(error.key, str(error).removeprefix(f"{error.key}: "))]) from None
     configure_logging(log_format or config.log.format, config.log.level)
     if config.log.level != "debug":  # transitions logs every state change at info: noise for journald
         logging.getLogger("transitions").setLevel(logging.WARNING)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.paced_rig import PacedRig
 from simulation.demo.place import demo_directory
 from simulation.demo.rounds import DemoTable
-from simulation.demo.stopping import Interrupted, deferred, shielded, stoppable
+from simulation.demo.stopping import Interrupted, before_saying, deferred, say, shielded, stoppable
 from simulation.demo.view import ViewState, event_line, render
 from simulation.rig import RigError
 
@@ -40,10 +39,6 @@ def home_relative(path: Path) -> str:
     """`~/.local/state/...` for a path under the home directory, else the path."""
     home = str(Path.home())
     return "~" + str(path)[len(home):] if str(path).startswith(home + "/") else str(path)
-
-
-def say(text: str) -> None:
-    print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
 
 
 @contextmanager
@@ -96,22 +91,39 @@ def run_headless(options: DemoOptions, out: TextIO) -> int:
 class Screen:
     """Redraws the whole view in place (ANSI: home, clear to end), rendered for the terminal's
     size (one column spare, and no newline after the last row, so nothing ever scrolls), in
-    colour unless NO_COLOR says otherwise."""
+    colour unless NO_COLOR says otherwise. Writes to a terminal that is gone are dropped: the
+    demo still stops everything it started."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.colour = colour_wanted(out)
-        out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+        self.drawn = False  # the cursor is at the end of the footer
+        self._write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+        before_saying.append(self.leave)
+
+    def _write(self, text: str) -> None:
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except OSError:
+            pass
 
     def draw(self, view: ViewState) -> None:
         size = shutil.get_terminal_size((80, 24))
         text = render(view, size.columns - 1, size.lines)
-        self.out.write("\x1b[H\x1b[J" + (paint(text) if self.colour else text))
-        self.out.flush()
+        self._write("\x1b[H\x1b[J" + (paint(text) if self.colour else text))
+        self.drawn = True
+
+    def leave(self) -> None:
+        """The cursor to a line of its own below the view, so what is printed next starts there."""
+        if self.drawn:
+            self._write("\n")
+            self.drawn = False
 
     def close(self) -> None:
-        self.out.write("\x1b[?25h")  # the cursor back
-        self.out.flush()
+        self.leave()
+        self._write("\x1b[?25h")  # the cursor back
+        before_saying.remove(self.leave)
 
 
 def run_live(options: DemoOptions, out: TextIO) -> int:
@@ -138,6 +150,8 @@ def run_live(options: DemoOptions, out: TextIO) -> int:
                         if (line := event_line(event)) is not None:
                             view.note(line, event.get("clause"))
                     table.log.clear()
+                    if view.summary_behind():  # drawn once play() returns the round's line
+                        return
                     screen.draw(view)
                     view.page += 1
                     time.sleep(options.pace)

@@ -1,7 +1,8 @@
-"""Ctrl-C (and SIGTERM) for the demo: the first one stops the demo where it stands; while the
-demo stops every process it started (by PID), further ones only say it is stopping.
+"""Ctrl-C (and SIGTERM, and SIGHUP: its terminal closed, its SSH dropped) for the demo: the
+first one stops the demo where it stands; while the demo stops every process it started (by
+PID), further ones only say it is stopping.
 
-    with stoppable():              # SIGINT/SIGTERM raise Interrupted, once
+    with stoppable():              # SIGINT/SIGTERM/SIGHUP raise Interrupted, once
         try:
             with deferred():       # starting processes: a signal waits until all are known
                 rig.start()
@@ -14,9 +15,10 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Interrupted(BaseException):
@@ -27,8 +29,22 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
+before_saying: list[Callable[[], None]] = []  # the live view puts its cursor below itself (session.Screen)
+
+
+def say(text: str) -> None:
+    """A line on stderr for the user: on a line of its own below the live view (not glued to its
+    footer after a Ctrl-C), and nothing at all if the terminal is gone (SIGHUP)."""
+    for leave in before_saying:
+        leave()
+    try:
+        print(f"tablectl demo: {text}", file=sys.stderr, flush=True)
+    except OSError:  # stopping matters, saying so cannot
+        pass
+
+
 def _say_stopping(signum, frame) -> None:
-    print("tablectl demo: stopping; every process it started is being stopped", file=sys.stderr)
+    say("stopping; every process it started is being stopped")
 
 
 def _raise_once(signum, frame) -> None:
@@ -48,12 +64,12 @@ def _handling(handler):
 
 
 def stoppable():
-    """Within: the first SIGINT/SIGTERM raises Interrupted; later ones only say so."""
+    """Within: the first SIGINT/SIGTERM/SIGHUP raises Interrupted; later ones only say so."""
     return _handling(_raise_once)
 
 
 def shielded():
-    """Cleanup a signal must not cut short: SIGINT/SIGTERM only say the demo is stopping."""
+    """Cleanup a signal must not cut short: SIGINT/SIGTERM/SIGHUP only say the demo is stopping."""
     return _handling(_say_stopping)
 
 

@@ -27,6 +27,8 @@ RESULT_ROWS = 5  # rows for the last round's result; a spot game's spots beyond 
 FOOTER = "Ctrl-C stops the demo and every process it started"
 SHORT_FOOTER = "Ctrl-C stops the demo"
 ELLIPSIS = "…"
+ENDED_STATES = ("result", "settled", "void")  # the daemon's states once a round's outcome is known
+PATH = re.compile(r"(?<![\w.~])/(?:[^\s/'\"]+/)+([^\s/'\":,]+)")  # an absolute path: its last part is what a reader needs
 
 
 @dataclass
@@ -50,7 +52,14 @@ class ViewState:
         self.history = (self.history + [history_token(line)])[-HISTORY:]
 
     def note(self, text: str, clause: str | None = None) -> None:
-        self.log = (self.log + [(text, clause_summary(clause))])[-LOG_LINES:]
+        self.log = (self.log + [(short_paths(text), clause_summary(clause))])[-LOG_LINES:]
+
+    def summary_behind(self) -> bool:
+        """The daemon has ended a round (its lamps show it) whose line the demo has not had yet:
+        a screen now would show the new lamps over the last round's summary."""
+        number = (self.status.get("round") or {}).get("number")
+        ended = self.status.get("state") in ENDED_STATES
+        return ended and number is not None and number != (self.last or {}).get("round")
 
 
 def fit(text: str, width: int) -> str:
@@ -102,10 +111,17 @@ def _short_lamps(names: list[str]) -> list[str]:
     return out + [f"{spot}:{','.join(bets)}" for spot, bets in by_spot.items()]
 
 
+def short_paths(text: str) -> str:
+    """`cannot open /home/ann/.local/state/tablectl/demo/shoe` -> `cannot open …/shoe`: a
+    device's or file's full path would take a line of its own in the view."""
+    return PATH.sub(lambda match: f"{ELLIPSIS}/{match[1]}", text)
+
+
 def _running_total(game: str, cards: list) -> str:
-    """Baccarat hands count every card dealt to them; other games' totals come with the result."""
+    """Baccarat hands count every card dealt to them (`= 7`, not to be read as a card); other
+    games' totals come with the result."""
     if isinstance(get_game(game), BaccaratGame) and cards and None not in cards:
-        return str(cards_total(parse_card(c) for c in cards))
+        return f"= {cards_total(parse_card(c) for c in cards)}"
     return ""
 
 
@@ -155,7 +171,7 @@ def summary(line: dict, width: int = 80, rows: int = RESULT_ROWS, page: int = 0)
     head = f"round {line['round']}"
     if line["void"]:
         said = clause_summary(line["clause"])
-        out = wrap(f"{head}: VOID ({line['clause']}): {line['detail']}", width)
+        out = wrap(f"{head}: VOID ({line['clause']}): {short_paths(line['detail'])}", width)
         return (out + (wrap(f"  {said}", width, "    ") if said else []))[:rows]
     hands = line.get("hands", {})
     totals = " · ".join(f"{name} {hand['total']}" for name, hand in hands.items() if not name.startswith("dealer_"))
@@ -224,7 +240,12 @@ def render(view: ViewState, width: int = 80, height: int = 24) -> str:
 
 def event_line(event: dict) -> str | None:
     """An event from the daemon's stream worth a line in the view: irregularities, holds,
-    resumes, voids (each with its clause), shoe changes and device links."""
+    resumes, voids (each with its clause), shoe changes and device links; paths shortened."""
+    line = _event_text(event)
+    return short_paths(line) if line is not None else None
+
+
+def _event_text(event: dict) -> str | None:
     kind, r = event.get("event"), event.get("round")
     where = f"round {r}: " if r is not None else ""
     if kind == "irregularity":

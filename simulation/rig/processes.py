@@ -1,10 +1,14 @@
-"""Child processes the rig starts (simulators, the daemon), stopped only by their own PID."""
+"""Child processes the rig starts (simulators, the daemon), stopped only by their own PID, and
+ended by the kernel when the process that started them dies, whatever killed it."""
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: children import the same code
@@ -12,6 +16,27 @@ ROOT = Path(__file__).resolve().parents[2]  # the checkout: children import the 
 
 class RigError(RuntimeError):
     """The rig could not do what was asked (a process did not start, a wait ran out, ...)."""
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A preexec_fn asking the kernel for SIGTERM to the child when its parent dies — even by
+    SIGKILL, when no handler of ours runs — so a killed demo or test leaves no daemon or
+    simulator behind with PPID 1. Only from the main thread: the kernel sends it when the
+    thread that forked ends, and only the main thread's end is the process's."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the request was in place
+            os._exit(1)
+
+    return preexec
 
 
 class Child:
@@ -29,7 +54,8 @@ class Child:
             # reaches only the one who started it, which stops it by PID in its own order
             self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE if stdout_pipe else out, stderr=err,
-                                         env=env if env is not None else child_env(), start_new_session=True)
+                                         env=env if env is not None else child_env(), start_new_session=True,
+                                         preexec_fn=die_with_parent())
         self.pid = self.proc.pid
 
     @property

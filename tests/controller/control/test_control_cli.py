@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from cli import main
-from cli.send import VOID_HINT
+from cli.send import KEY_HINT, VOID_HINT
 from cli.watch import event_text
 
 SENDABLE = ("status, place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, "
@@ -53,9 +53,10 @@ def test_send_passes_typed_commands_to_the_loop(capsys, server, sock_path, loop,
     assert loop.received == [received]
 
 
-def test_a_refused_command_exits_1_with_the_daemons_reason(capsys, server, sock_path):
+def test_a_refused_command_exits_1_with_the_daemons_reason_and_how_to_turn_the_key_on(capsys, server, sock_path):
     code, out, err = run(capsys, "send", "void", "kind=misread", "--reason", "refuse", "--socket", sock_path)
-    assert (code, out, err) == (1, "", "tablectl send: the supervisor key is off (void needs it)\n")
+    assert (code, out, err) == (1, "", f"tablectl send: the supervisor key is off (void needs it)\ntablectl send: {KEY_HINT}\n")
+    assert '{"cmd": "key", "on": true}' in KEY_HINT and "--key on" in KEY_HINT
 
 
 def test_a_refused_void_without_a_kind_says_how_to_name_one(capsys, server, sock_path):

@@ -23,13 +23,13 @@ def config(tmp_path, text=""):
     return path
 
 
-def test_a_bad_config_names_file_and_key_and_exits_2(tmp_path):
+def test_a_bad_config_names_command_file_and_key_and_exits_2(tmp_path):
     path = config(tmp_path, "[timeouts]\ncard_timeout_s = \"soon\"\n")
     done = run(path)
     assert done.returncode == 2
-    assert done.stderr.strip() == f"{path}: timeouts.card_timeout_s: expected a number, got 'soon' (a string)"
+    assert done.stderr.strip() == f"tablectl run: {path}: timeouts.card_timeout_s: expected a number, got 'soon' (a string)"
     missing = run(tmp_path / "nope.toml")
-    assert missing.returncode == 2 and missing.stderr.strip() == f"{tmp_path / 'nope.toml'}: no such file"
+    assert missing.returncode == 2 and missing.stderr.strip() == f"tablectl run: {tmp_path / 'nope.toml'}: no such file"
 
 
 def test_a_journal_another_process_writes_is_refused_with_exit_1(tmp_path):

@@ -66,7 +66,7 @@ def test_recall_of_an_empty_journal_says_so(capsys, journal_path):
     (["recall", "--journal", "/nonexistent/j.sqlite"], 1, "tablectl recall: no journal at /nonexistent/j.sqlite"),
     (["recall", "--last", "0", "--journal", "x"], 2, "tablectl recall: --last 0: must be at least 1"),
     (["recall", "--journal", "a", "--config", "b"], 2, "tablectl recall: argument --config: not allowed with argument --journal"),
-    (["recall", "--config", "/nonexistent.toml"], 1, "tablectl recall: /nonexistent.toml: no such file"),
+    (["recall", "--config", "/nonexistent.toml"], 2, "tablectl recall: /nonexistent.toml: no such file"),  # a config error
     (["journal"], 2, "tablectl journal: the following arguments are required: {verify,check,export,recovery}"),
     (["journal", "verify", "--journal", "/nonexistent/j.sqlite"], 1, "tablectl journal: no journal at /nonexistent/j.sqlite"),
 ])

@@ -1,17 +1,20 @@
-"""`tablectl scoreboard`'s options and errors: a bad --listen or --lang exits 2 naming it, an
-address already in use or a bad config exits 1 saying why; the listen address is an IP
+"""`tablectl scoreboard`'s options and errors: a bad --listen or --lang, a bad config or no
+config at all exits 2 naming it, an address already in use exits 1 saying why; a journal not
+there yet is said on stderr while the board is served; the listen address is an IP
 literal and a port (IPv6 in brackets), as the config checks it."""
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from kiosk import WAIT, ScoreboardProcess
 
 from cli import main
-from controller.config.schema import split_listen
+from controller.config.schema import DEFAULT_CONFIG_PATH, split_listen
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
@@ -43,12 +46,35 @@ def test_bad_options_exit_2_naming_them(argv, says):
     assert done.returncode == 2 and says in done.stderr and done.stdout == ""
 
 
-def test_a_bad_config_exits_1(tmp_path):
+def test_a_bad_config_exits_2(tmp_path):
     config = tmp_path / "tablectl.toml"
     config.write_text('[scoreboard]\nlang = "fr"\n')
     done = run("--config", str(config))
-    assert done.returncode == 1
-    assert f"{config}: scoreboard.lang: expected one of 'en', 'zh-Hant', got 'fr' (a string)" in done.stderr
+    assert done.returncode == 2
+    assert f"tablectl scoreboard: {config}: scoreboard.lang: expected one of 'en', 'zh-Hant', got 'fr' (a string)" in done.stderr
+
+
+@pytest.mark.skipif(Path(DEFAULT_CONFIG_PATH).exists(), reason=f"a table is installed here ({DEFAULT_CONFIG_PATH})")
+def test_without_any_config_it_says_so_and_names_the_demos_config(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "XDG_STATE_HOME"} | {"HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "cli", "scoreboard"], capture_output=True, text=True, timeout=WAIT,
+                          stdin=subprocess.DEVNULL, env=env)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"tablectl scoreboard: no config at {DEFAULT_CONFIG_PATH}: give --config FILE, the table's config "
+                           "(the demo's: --config ~/.local/state/tablectl/demo/tablectl.toml, with a free --listen "
+                           "ADDRESS:PORT; docs/scoreboard.md)\n")
+
+
+def test_a_journal_not_there_yet_is_said_and_the_board_served(tmp_path):
+    config = tmp_path / "tablectl.toml"
+    config.write_text(f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[control]\nsocket = "{tmp_path / "c.sock"}"\n')
+    board = ScoreboardProcess(config, directory=tmp_path)
+    try:
+        assert board.get_json()["game"] == "fortune6"
+        assert (f"tablectl scoreboard: no journal at {tmp_path / 'j.sqlite'} yet (as {config} says): the board fills in "
+                "once the daemon writes it") in board.output()
+    finally:
+        assert board.stop() == 0
 
 
 def test_an_address_in_use_exits_1_saying_so(tmp_path):

@@ -28,11 +28,12 @@ class LiveDemo:
     """The demo with stdout on an 80x24 pty (it is a terminal there), stderr in a pipe, in its
     own process group (so a test can press Ctrl-C on the group as a terminal does)."""
 
-    def __init__(self, *args: str, env: dict | None = None) -> None:
+    def __init__(self, *args: str, env: dict | None = None, stderr_on_terminal: bool = False) -> None:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         self.master, self.output = master, b""
-        self.proc = subprocess.Popen([*DEMO, *args], cwd=ROOT, stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+        self.proc = subprocess.Popen([*DEMO, *args], cwd=ROOT, stdin=slave, stdout=slave,
+                                     stderr=slave if stderr_on_terminal else subprocess.PIPE,
                                      env={**os.environ, **(env or {})}, start_new_session=True)
         os.close(slave)
 
@@ -63,12 +64,12 @@ class LiveDemo:
         code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
         while self._read(0):
             pass
-        return code, self.proc.stderr.read().decode()
+        return code, self.proc.stderr.read().decode() if self.proc.stderr else ""
 
     def screens(self) -> list[str]:
         """Every whole screen drawn so far, as it was written (colour codes included)."""
         text = self.output.decode(errors="replace").replace("\r\n", "\n")  # the pty's newline
-        return [screen for screen in text.split(SCREEN)[1:] if FOOTER in screen]
+        return [_to_footer(screen) for screen in text.split(SCREEN)[1:] if FOOTER in screen]
 
     def last_screen(self) -> str:
         """The last screen as a person reads it (without colour codes)."""
@@ -81,17 +82,23 @@ class LiveDemo:
         os.close(self.master)
 
 
+def _to_footer(screen: str) -> str:
+    """A screen up to the end of its footer's line (after the last one: the demo's own lines)."""
+    end = screen.find("\n", screen.index(FOOTER))
+    return screen if end == -1 else screen[:end]
+
+
 @pytest.fixture
 def live():
     demos = []
 
-    def start(*args: str, env: dict | None = None) -> LiveDemo:
-        demos.append(LiveDemo(*args, env=env))
+    def start(*args: str, env: dict | None = None, stderr_on_terminal: bool = False) -> LiveDemo:
+        demos.append(LiveDemo(*args, env=env, stderr_on_terminal=stderr_on_terminal))
         return demos[-1]
 
     yield start
     for demo in demos:
-        stderr = demo.proc.stderr.read().decode() if demo.proc.poll() is not None else ""
+        stderr = demo.proc.stderr.read().decode() if demo.proc.poll() is not None and demo.proc.stderr else ""
         demo.close()
         if "daemon pid" in stderr:
             kill_leftovers(started_by(stderr)[0])
@@ -147,3 +154,33 @@ def test_a_second_ctrl_c_during_cleanup_still_stops_everything(live):
     assert code == 0, stderr
     assert_all_stopped(stderr)
     assert "spot" in screen and "dealer" in screen
+
+
+def test_after_ctrl_c_the_demos_lines_start_below_the_view(live):
+    demo = live("--seed", "3", "--pace", "0.01", env={"NO_COLOR": "1"}, stderr_on_terminal=True)
+    demo.read_screen_with("1 played")
+    demo.proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)  # and again during the cleanup: "stopping; ..." also on a line of its own
+    demo.proc.send_signal(signal.SIGINT)
+    code, _ = demo.finish()
+    text = demo.output.decode(errors="replace").replace("\r\n", "\n")
+    after = text.rsplit(SCREEN, 1)[-1]
+    footer = next(line for line in after.split("\n") if FOOTER in line)
+    assert code == 0 and "\ntablectl demo: stopped after" in after, after
+    assert "tablectl demo" not in footer  # the footer's line holds the footer only
+    said = [line for line in after.split("\n") if "tablectl demo:" in line]
+    assert said and all(line.startswith("tablectl demo: ") for line in said), said
+    assert_all_stopped(text)
+
+
+def test_sighup_stops_the_demo_and_everything_it_started(live):
+    """The terminal closed or the SSH session dropped: the pty's far end is gone, then SIGHUP."""
+    demo = live("--seed", "4", "--pace", "0.01")
+    demo.read_screen_with("1 played")
+    os.close(demo.master)
+    demo.master = os.open("/dev/null", os.O_RDONLY)  # for close(); the terminal itself is gone
+    demo.proc.send_signal(signal.SIGHUP)
+    code = demo.proc.wait(timeout=WAIT)
+    stderr = demo.proc.stderr.read().decode()
+    assert code == 0 and "stopped after" in stderr, stderr
+    assert_all_stopped(stderr)

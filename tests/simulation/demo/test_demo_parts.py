@@ -15,7 +15,7 @@ from simulation.demo.faults import initial_deal_size
 from simulation.demo.optimal_fubacc import OptimalFuBacc, optimal_action
 from simulation.demo.place import demo_directory
 from simulation.demo.report import lamps_lit, shoe_order
-from simulation.demo.view import ViewState, event_line, fit, history_token, lamp_groups, render
+from simulation.demo.view import ViewState, event_line, fit, history_token, lamp_groups, render, short_paths
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 CARD_OF_POINT = {0: "Kd", 1: "Ad", **{p: f"{p}d" for p in range(2, 10)}}
@@ -118,8 +118,8 @@ def test_render_shows_hands_totals_lamps_by_group_history_and_clauses():
     lines = assert_fits(render(view))
     assert lines[0] == "tablectl demo · fortune6 · 8 decks · seed 7 · faults 0.2 · Fortune Six Baccarat…"
     assert lines[1] == "shoe 2: 301 cards left · round 12 drawing · 3 played"
-    assert any(line.split() == ["player", "9h", "8d", "Kc", "7"] for line in lines)
-    assert any(line.split() == ["banker", "As", "4c", "5"] for line in lines)
+    assert any(line.split() == ["player", "9h", "8d", "Kc", "=", "7"] for line in lines)  # a total, not a card
+    assert any(line.split() == ["banker", "As", "4c", "=", "5"] for line in lines)
     assert "lit  result: banker tie(slow)" in lines
     assert "     status: no_more_bets supervisor(fast)" in lines
     assert "round 11: banker wins · player 5 · banker 9" in lines
@@ -247,6 +247,28 @@ def test_event_lines_name_the_clause():
                        "reason": "the supervisor voided"}) == "round 4: VOID (fortune6 §5.4) by the supervisor: the supervisor voided"
     assert event_line({"event": "shoe", "what": "cut_card", "shoe": 2}) == "shoe 2: the cut card is out"
     assert event_line({"event": "card", "round": 1, "card": "9h"}) is None
+
+
+def test_a_path_in_a_detail_shows_its_last_part_only():
+    path = "/home/ann/.local/state/tablectl/demo/shoe"
+    detail = f"the shoe's link dropped mid-round: cannot open {path}: [Errno 2] No such file or directory: '{path}'"
+    line = event_line({"event": "irregularity", "round": 4, "kind": "device_lost", "clause": "local ruling L4",
+                       "consequence": "hold", "detail": detail})
+    assert line == ("round 4: device_lost (local ruling L4): hold: the shoe's link dropped mid-round: cannot open …/shoe: "
+                    "[Errno 2] No such file or directory: '…/shoe'")
+    assert short_paths("spots 2/3 won · pays 5:1 · ~/x · a/b") == "spots 2/3 won · pays 5:1 · ~/x · a/b"  # not paths
+    view = ViewState("fortune6", 8, 1)
+    view.note(f"round 4: supervisor: reconstruct (device_lost, local ruling L4): {path} is back")
+    assert view.log[-1][0] == "round 4: supervisor: reconstruct (device_lost, local ruling L4): …/shoe is back"
+
+
+def test_the_summary_is_behind_while_the_daemon_has_ended_a_round_the_demo_has_no_line_for():
+    view = _fortune6_view()  # the last line: round 11
+    for state, number, behind in (("drawing", 12, False), ("result", 12, True), ("settled", 12, True),
+                                  ("void", 12, True), ("settled", 11, False)):
+        view.status = {"state": state, "round": {"number": number}}
+        assert view.summary_behind() is behind, (state, number)
+    assert not ViewState("fortune6", 8, 1).summary_behind()  # the daemon's first status: no round yet
 
 
 def test_lamp_groups():
