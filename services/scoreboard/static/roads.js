@@ -25,7 +25,6 @@ function drawRoad(svg, entries, drawEntry, smallestCell) {
   const first = Math.max(0, used - visible);
   svg.setAttribute("viewBox", `${first} 0 ${visible} ${ROWS}`);
   svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
-  Object.assign(svg.dataset, {first, columns: visible});
   svg.replaceChildren();
   svgElement("rect", {class: "road-bg", x: first, y: 0, width: visible, height: ROWS, rx: 0.08}, svg);
   const grid = svgElement("g", {class: "grid"}, svg);
