@@ -232,8 +232,9 @@ def test_a_whole_shoe_s_big_road_is_in_view_at_1920x1080(started, browser):
     assert abs(title_left - content_left) < 1, (title_left, content_left)
 
 
-def test_every_text_is_aa_contrast_on_what_is_under_it(started, browser):
-    shoe = started.table(table_name="Table 7")
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_every_text_is_aa_contrast_on_what_is_under_it(started, browser, lang):
+    shoe = started.table(table_name="Table 7", lang=lang)
     dealt = deal_fair_shoe(shoe.writer, seed=5)
     board = started.board(shoe)
     drawn(board, browser, len(dealt.results))
