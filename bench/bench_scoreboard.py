@@ -9,8 +9,11 @@
    frames after the update arrived; window.boardTimings) against the record's journal time
    (`at`, the same wall clock): journal commit -> follower woken by the daemon's event ->
    board folded and serialized -> SSE -> JSON parsed -> DOM redrawn -> painted.
+3. The page's own redraw of the last shoe's whole board (every road, the counts, the results)
+   and the layout it forces, timed in the page with performance.now(), `--redraws` times.
 
-    python3 bench/bench_scoreboard.py [--seed 7] [--roads-repeat 200] [--shoes 3] [--screenshot docs/scoreboard.png] [--json]
+    python3 bench/bench_scoreboard.py [--seed 7] [--roads-repeat 200] [--shoes 3] [--redraws 100]
+                                      [--screenshot docs/scoreboard.png] [--json]
 """
 from __future__ import annotations
 
@@ -87,7 +90,21 @@ def roads_figures(seed: int, repeat: int) -> dict:
             "board_json_80_rounds": per_call_ms(lambda: next(board_cycle).board_json(), repeat)}
 
 
-def browser_figures(seed: int, shoes: int, screenshot: str | None) -> dict:
+# render() is board.js's: the whole board redrawn from the state it holds; reading
+# offsetHeight makes the browser lay the page out before the clock stops.
+REDRAW_TIMES = """
+const times = [];
+for (let n = 0; n < arguments[0]; n++) {
+  const started = performance.now();
+  render({board: true, round: true});
+  void document.body.offsetHeight;
+  times.push(performance.now() - started);
+}
+return times;
+"""
+
+
+def browser_figures(seed: int, shoes: int, redraws: int, screenshot: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-scoreboard-") as directory:
         rig = Rig("fortune6", seed=seed, config={"scoreboard": {"table_name": "Table 7"}}).start()
         board = browser = None
@@ -106,6 +123,7 @@ def browser_figures(seed: int, shoes: int, screenshot: str | None) -> dict:
             wait_until(lambda: browser.execute_script(BIG_ROAD_IN_DOM) == big_road_of(state), "the last redraw")
             time.sleep(0.2)
             timings = browser.execute_script("return window.boardTimings")
+            redraw_times = sorted(browser.execute_script(REDRAW_TIMES, redraws))
             if screenshot:
                 browser.save_screenshot(screenshot)
         finally:
@@ -123,7 +141,9 @@ def browser_figures(seed: int, shoes: int, screenshot: str | None) -> dict:
 
     return {"rounds": played, "results": len(results),
             "result_to_painted_ms": {"p50": statistics.median(to_paint), "p99": pick(to_paint, 0.99), "max": to_paint[-1]},
-            "result_to_update_received_ms": {"p50": statistics.median(to_arrival), "p99": pick(to_arrival, 0.99)}}
+            "result_to_update_received_ms": {"p50": statistics.median(to_arrival), "p99": pick(to_arrival, 0.99)},
+            "whole_board_redraw_ms": {"n": redraws, "p50": round(statistics.median(redraw_times), 2),
+                                      "p99": round(pick(redraw_times, 0.99), 2)}}
 
 
 def main() -> int:
@@ -131,11 +151,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--roads-repeat", type=int, default=200)
     parser.add_argument("--shoes", type=int, default=3, help="whole shoes dealt for the browser figure")
+    parser.add_argument("--redraws", type=int, default=100, help="whole-board redraws timed in the page")
     parser.add_argument("--screenshot", metavar="PNG", help="save the board at the end of the last shoe")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     figures = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-               **roads_figures(args.seed, args.roads_repeat), **browser_figures(args.seed, args.shoes, args.screenshot)}
+               **roads_figures(args.seed, args.roads_repeat), **browser_figures(args.seed, args.shoes, args.redraws, args.screenshot)}
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

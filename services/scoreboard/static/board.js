@@ -71,7 +71,8 @@ function renderHeader() {
   const board = state.board || {};
   document.documentElement.lang = language();
   document.getElementById("table-name").textContent = board.table || "";
-  document.getElementById("game-title").textContent = board.game_title || "";
+  // the title in the board's language; the server's (English) title for a game without one
+  document.getElementById("game-title").textContent = (board.game && LABELS[language()]["game_" + board.game]) || board.game_title || "";
   const parts = [];
   if (board.has_roads && board.shoe !== null && board.shoe !== undefined) parts.push(`${label("shoe")} ${board.shoe}`);
   const round = state.round ? state.round.round : board.round;  // the round in progress, else the board's last
@@ -109,13 +110,15 @@ function renderBanners() {
 }
 
 // ------------------------------------------------------------------ baccarat
+const SMALLEST_DERIVED_CELL = 16;  // px: narrower marks are unreadable; the road keeps its latest columns
+
 function renderRoads() {
   const board = state.board;
-  drawRoad(document.getElementById("big-road"), board.big_road, drawBigRoadCell, 20);
-  drawRoad(document.getElementById("bead-plate"), board.bead_plate, beadDrawer(label), 10);
-  drawRoad(document.getElementById("big-eye-boy"), board.big_eye_boy, derivedDrawer("big_eye_boy"), 10);
-  drawRoad(document.getElementById("small-road"), board.small_road, derivedDrawer("small_road"), 10);
-  drawRoad(document.getElementById("cockroach-pig"), board.cockroach_pig, derivedDrawer("cockroach_pig"), 10);
+  drawRoad(document.getElementById("big-road"), board.big_road, drawBigRoadCell);
+  drawRoad(document.getElementById("bead-plate"), board.bead_plate, beadDrawer(label));
+  for (const [road, id] of [["big_eye_boy", "big-eye-boy"], ["small_road", "small-road"], ["cockroach_pig", "cockroach-pig"]]) {
+    drawRoad(document.getElementById(id), board[road], derivedDrawer(road), SMALLEST_DERIVED_CELL);
+  }
 }
 
 function renderAsk() {

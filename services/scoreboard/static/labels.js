@@ -1,4 +1,4 @@
-// The board's words in English and Traditional Chinese. The language comes from the server
+// The board's words in English and Traditional Chinese, the games' titles (game_<key>) included. The language comes from the server
 // (config scoreboard.lang or --lang) unless the page is opened with ?lang=en or ?lang=zh-Hant.
 "use strict";
 
@@ -21,6 +21,8 @@ const LABELS = {
     cut_card: "Cut card out: last rounds of the shoe", shoe_finished: "Shoe finished",
     dealer: "Dealer", spot: "Spot", win: "Win", lose: "Lose", push: "Push", void: "Void",
     high: "High", low: "Low", decision: "Decision", ask_none: "–",
+    game_fortune6: "Fortune Six Baccarat Tournament", game_fortune7: "Fortune 7 Baccarat",
+    game_fafa4: "Fa Fa Fabulous 4 Baccarat", game_fubacc: "Fu Bacc", game_paigow: "Fortune Pai Gow Poker",
   },
   "zh-Hant": {
     B: "莊", P: "閒", T: "和", bead_B: "莊", bead_P: "閒", bead_T: "和",
@@ -40,6 +42,8 @@ const LABELS = {
     cut_card: "切牌已出：本靴最後數局", shoe_finished: "本靴完結",
     dealer: "莊家", spot: "位", win: "贏", lose: "輸", push: "和", void: "無效",
     high: "大牌", low: "小牌", decision: "決定", ask_none: "–",
+    game_fortune6: "幸運六百家樂錦標賽", game_fortune7: "幸運七百家樂",
+    game_fafa4: "發發4 百家樂", game_fubacc: "福百家樂", game_paigow: "幸運牌九撲克",
   },
 };
 

@@ -1,7 +1,9 @@
 // Drawing the roads as SVG. The positions come from the server (games/baccarat/roads.py):
 // the page only draws them. Every entry is a <g class="cell"> carrying its data (col, row,
-// winner, ties, ...), so what is drawn can be checked against /roads.json. A road wider than
-// its panel keeps its latest columns in view, as the boards at the table do.
+// winner, ties, ...), so what is drawn can be checked against /roads.json. A road's cells are
+// as tall as its panel allows; when its columns no longer fit they narrow, so the whole road
+// stays in view. A road given a smallest cell (the derived roads) stops narrowing there and
+// keeps its latest columns in view, as the boards at the table do.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -14,14 +16,17 @@ function svgElement(name, attrs, parent) {
   return node;
 }
 
-function drawRoad(svg, entries, drawEntry, minColumns) {
+function drawRoad(svg, entries, drawEntry, smallestCell) {
   const box = svg.getBoundingClientRect();
-  const visible = Math.max(minColumns || 6, Math.floor(box.width / Math.max(box.height / ROWS, 1)));
-  const last = entries.reduce((most, e) => Math.max(most, e.col), -1);
-  const first = Math.max(0, last + 1 - visible);
+  const fitting = Math.max(1, Math.floor(box.width / Math.max(box.height / ROWS, 1)));  // at full height
+  const used = entries.reduce((most, e) => Math.max(most, e.col), -1) + 1;
+  const most = smallestCell ? Math.max(fitting, Math.floor(box.width / smallestCell)) : Infinity;
+  const visible = Math.min(Math.max(fitting, used), most);
+  const first = Math.max(0, used - visible);
   svg.setAttribute("viewBox", `${first} 0 ${visible} ${ROWS}`);
   svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
   svg.replaceChildren();
+  svgElement("rect", {class: "road-bg", x: first, y: 0, width: visible, height: ROWS, rx: 0.08}, svg);
   const grid = svgElement("g", {class: "grid"}, svg);
   for (let col = first; col <= first + visible; col++) {
     svgElement("line", {x1: col, y1: 0, x2: col, y2: ROWS}, grid);
