@@ -4,6 +4,7 @@ On the model of Klipper's klippy/reactor.py, without greenlets:
 
     reactor = Reactor()
     handle = reactor.register_fd(fd, on_readable)        # on_readable(mask) on the loop thread
+    reactor.register_fd(fd, on_readable, late=True)      # after the turn's other ready fds
     reactor.set_writable(handle, True)                   # also call it when fd takes bytes again
     timer = reactor.timer(on_due)                        # on_due(now); timer.at(when) / .cancel()
     reactor.call_soon(fn)                                 # later in this turn, before the next select
@@ -11,7 +12,8 @@ On the model of Klipper's klippy/reactor.py, without greenlets:
     reactor.run()                                         # until reactor.stop()
 
 Each turn: wait in select() no longer than the earliest timer (not at all when something is
-queued), call the callbacks of the ready fds, then the due timers, then what was queued by
+queued), call the callbacks of the ready fds (the device links first: an fd registered
+`late`, a control socket client, waits behind every other ready fd of its turn), then the due timers, then what was queued by
 call_soon (which may queue more: it runs until the queue is empty). A timer moved later keeps
 its heap entry; when that entry comes due it is pushed again at the new time instead of
 firing, so the link timers that move with every frame cost no heap churn.
@@ -67,10 +69,11 @@ class Timer:
 
 
 class FdHandle:
-    __slots__ = ("fd", "callback", "writable")
+    __slots__ = ("fd", "callback", "writable", "late", "registered")
 
-    def __init__(self, fd: int, callback: Callable[[int], None]) -> None:
-        self.fd, self.callback, self.writable = fd, callback, False
+    def __init__(self, fd: int, callback: Callable[[int], None], late: bool = False) -> None:
+        self.fd, self.callback, self.writable, self.late = fd, callback, False, late
+        self.registered = True
 
 
 class Reactor:
@@ -91,9 +94,10 @@ class Reactor:
         self.closed = False
 
     # ------------------------------------------------------------ file descriptors
-    def register_fd(self, fd: int, callback: Callable[[int], None]) -> FdHandle:
-        """Call `callback(mask)` whenever `fd` is readable (or, after set_writable, writable)."""
-        handle = FdHandle(fd, callback)
+    def register_fd(self, fd: int, callback: Callable[[int], None], *, late: bool = False) -> FdHandle:
+        """Call `callback(mask)` whenever `fd` is readable (or, after set_writable, writable);
+        `late`: only after every fd registered without it that is ready in the same turn."""
+        handle = FdHandle(fd, callback, late)
         self._selector.register(fd, selectors.EVENT_READ, handle)
         return handle
 
@@ -103,6 +107,7 @@ class Reactor:
             self._selector.modify(handle.fd, selectors.EVENT_READ | (selectors.EVENT_WRITE if wanted else 0), handle)
 
     def unregister_fd(self, handle: FdHandle) -> None:
+        handle.registered = False  # a late callback already selected in this turn is skipped
         try:
             self._selector.unregister(handle.fd)
         except (KeyError, ValueError):
@@ -194,11 +199,17 @@ class Reactor:
             if deadline is not None:
                 first = min(first, deadline)
             wait = None if first == NEVER else max(0.0, first - now)
+        late: list[tuple[FdHandle, int]] = []
         for key, mask in self._selector.select(wait):
             handle = key.data
             if handle is None:
                 self._drain_wake_pipe()
+            elif handle.late:
+                late.append((handle, mask))
             else:
+                handle.callback(mask)
+        for handle, mask in late:
+            if handle.registered:
                 handle.callback(mask)
         self._fire_timers()
         self._run_soon()

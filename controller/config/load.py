@@ -190,6 +190,10 @@ def _cross_checks(sections, base_dir, problems):
     elif f7.player_dealer_seat is not None and f7.player_dealer_seat not in f7.player_dealer_seats:
         problems.append(("fortune7.player_dealer_seat",
                          f"expected one of player_dealer_seats {list(f7.player_dealer_seats)}, got {f7.player_dealer_seat}"))
+    control = sections["control"]
+    if control.owner_slots > control.max_clients:
+        problems.append(("control.owner_slots",
+                         f"expected at most max_clients ({control.max_clients}), got {control.owner_slots}"))
     feed = sections["feed"]
     if feed.broker.startswith("mqtt://") and not feed.insecure:
         problems.append(("feed.broker", "mqtt:// sends the table's records in clear text: use mqtts:// "

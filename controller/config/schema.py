@@ -185,6 +185,12 @@ class ControlConfig:
     max_clients: int = key(64, "clients connected at once (services, tablectl commands); more are refused with a line saying so",
                            between(1, 4096))
     reply_timeout_s: float = key(5.0, "a command the daemon has not answered within this gets an error reply", seconds(0.1, 300))
+    max_clients_per_uid: int = key(16, "clients one user may have connected at once; root and the daemon's user are not "
+                                       "counted against it", between(1, 4096))
+    owner_slots: int = key(2, "of max_clients, the connections only root and the daemon's user may take, whatever "
+                              "other users hold (at most max_clients)", between(1, 64))
+    idle_timeout_s: float = key(300.0, "a connection that sends no request for this long is closed with a line saying so "
+                                       "(one following the event stream is never idle)", seconds(1, 86400))
 
 
 @dataclass(frozen=True)

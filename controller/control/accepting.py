@@ -2,6 +2,8 @@
 
 - A cap on concurrent clients (control.max_clients): a client beyond it is accepted, told
   why in one line ({"id": null, "ok": false, "error": "too many clients: ..."}) and closed.
+  `on_client(sock)` may refuse one the same way, by the rules of controller/control/
+  admission.py (per user, the slots kept for the table's owners): it returns the refusal.
 - Out of file descriptors (EMFILE for the process, ENFILE for the system; ENOBUFS/ENOMEM
   alike): accept() cannot create the client's socket. The clients already waiting are
   told why with the one descriptor kept in reserve for this (libuv's "EMFILE trick": close
@@ -45,16 +47,18 @@ def refusal(error: str) -> bytes:
 
 class Acceptor:
     """Accepts clients from `listener` (a listening, non-blocking socket) and hands each to
-    `on_client(sock)`; `clients()` is how many are connected now."""
+    `on_client(sock)`, which takes it (None) or returns (refusals counter, error line) to have
+    it refused; `clients()` is how many are connected now."""
 
-    def __init__(self, reactor: Reactor, listener: socket.socket, on_client: Callable[[socket.socket], None], *,
+    def __init__(self, reactor: Reactor, listener: socket.socket,
+                 on_client: Callable[[socket.socket], tuple[str, str] | None], *,
                  max_clients: int, clients: Callable[[], int]) -> None:
         self.reactor, self.listener = reactor, listener
         self._on_client, self._clients, self.max_clients = on_client, clients, max_clients
         self.state = ACCEPTING  # ACCEPTING, PAUSED, or "failed: ..." (the listener is closed)
-        self.refused = {"max_clients": 0, "out_of_descriptors": 0}
+        self.refused = {"max_clients": 0, "out_of_descriptors": 0, "per_uid": 0, "kept_for_owners": 0}
         self._reserve: int | None = _open_reserve()
-        self._handle = reactor.register_fd(listener.fileno(), lambda mask: self._accept())
+        self._handle = reactor.register_fd(listener.fileno(), lambda mask: self._accept(), late=True)
         self._resume = reactor.timer(lambda now: self._resume_accepting())
 
     def problem(self) -> str | None:
@@ -84,10 +88,15 @@ class Acceptor:
                               f"(control.max_clients); try again when one has disconnected")
                 continue
             try:
-                self._on_client(sock)
+                refusal = self._on_client(sock)
             except Exception:  # noqa: BLE001 - one client's trouble (its credentials unreadable) never ends the listener
                 log.exception("client_not_taken")
                 sock.close()
+                continue
+            if refusal is not None:
+                counter, why = refusal
+                self.refused[counter] += 1
+                _refuse(sock, why)
 
     def _out_of_descriptors(self, error: OSError) -> None:
         refused = self._refuse_waiting(f"the daemon has no file descriptor free for another client "
@@ -122,7 +131,7 @@ class Acceptor:
         if self.state != PAUSED:
             return
         self.state = ACCEPTING
-        self._handle = self.reactor.register_fd(self.listener.fileno(), lambda mask: self._accept())
+        self._handle = self.reactor.register_fd(self.listener.fileno(), lambda mask: self._accept(), late=True)
         self._accept()  # still out of descriptors: pauses again at once
         if self.state == ACCEPTING:
             log.info("accept_resumed", connected=self._clients(), refused=dict(self.refused))

@@ -175,7 +175,10 @@ class TableDaemon:
         self.server = server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
                                     client_buffer_bytes=config.control.client_buffer_bytes,
                                     reply_timeout_s=config.control.reply_timeout_s,
-                                    max_clients=config.control.max_clients)
+                                    max_clients=config.control.max_clients,
+                                    max_clients_per_uid=config.control.max_clients_per_uid,
+                                    owner_slots=config.control.owner_slots,
+                                    idle_timeout_s=config.control.idle_timeout_s)
         loop.publish = self.server.publish
         loop.subscribers = lambda: server.subscribers
         loop.control_info = self.server.to_json

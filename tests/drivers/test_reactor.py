@@ -44,6 +44,33 @@ def test_writable_interest_is_switched_on_and_off(reactor):
     b.close()
 
 
+def test_late_fds_are_served_after_the_others_ready_in_the_same_turn(reactor):
+    """The control socket's clients (late) wait behind the device links; one closed by an
+    earlier callback of the turn is not called at all."""
+    pipes = [os.pipe() for _ in range(4)]
+    order: list[str] = []
+    handles = {}
+
+    def reader(name: str, fd: int):
+        def read(mask: int) -> None:
+            os.read(fd, 10)
+            order.append(name)
+            if name == "device-1":
+                reactor.unregister_fd(handles["client-gone"])
+        return read
+
+    for (r, _), name, late in zip(pipes, ["client-1", "device-1", "client-gone", "device-2"], [True, False, True, False]):
+        handles[name] = reactor.register_fd(r, reader(name, r), late=late)
+    for _, w in pipes:
+        os.write(w, b"x")
+    assert reactor.run_until(lambda: len(order) >= 3, WAIT)
+    reactor.run_until(lambda: False, 0.02)
+    assert sorted(order[:2]) == ["device-1", "device-2"] and order[2:] == ["client-1"]
+    for r, w in pipes:
+        os.close(r)
+        os.close(w)
+
+
 def test_timers_fire_in_deadline_order_and_can_move_or_be_cancelled(reactor):
     fired = []
     now = reactor.now()

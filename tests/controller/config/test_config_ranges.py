@@ -19,6 +19,7 @@ TIMEOUTS = {  # key -> (low, high) in seconds, as docs/configuration.md states t
     "timeouts.ack_timeout_s": (0.01, 10),
     "timeouts.heartbeat_interval_s": (0.1, 60),
     "control.reply_timeout_s": (0.1, 300),
+    "control.idle_timeout_s": (1, 86400),
 }
 
 
