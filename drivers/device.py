@@ -138,6 +138,22 @@ class DeviceDriver(ABC):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def frame_counts(self) -> dict[str, int]:
+        """What this driver's line has carried since it was made, for `tablectl status`: what
+        the link could not use (out of sequence, repeated, disputed, tampered) and what the
+        decoder threw away (garbage bytes, bad CRCs). Plain counters, read from another thread
+        (each value is one int: a snapshot may be a frame behind)."""
+        stats = self.link.link_stats()
+        return {"frames": stats["frames_in"], "out_of_sequence": stats["out_of_order"],
+                "repeated": stats["duplicates"], "disputed": stats["disputed"], "tampered": stats["tampered"],
+                "garbage_bytes": stats["garbage_bytes"], "bad_crcs": stats["bad_crcs"],
+                "bad_headers": stats["bad_headers"], "truncated": stats["truncated"]}
+
+    @property
+    def authenticated(self) -> bool:
+        """Whether its link takes only authenticated frames (a key is configured, PROTOCOL.md §8)."""
+        return self.link.auth is not None
+
     def problem(self) -> str | None:
         """Why this driver can no longer hear its device, or None: it reads it, or it waits to
         reopen it (a lost device is handled here, not a dead part). For the daemon's watchdog
