@@ -387,7 +387,7 @@ class Link:
     def _admit(self, auth: LinkAuth, frame: Frame, now: float) -> tuple[bool, list[LinkEvent]]:
         """With a key: may `frame` (not a HELLO) be used? (False, events) when it may not."""
         if not frame.authenticated:
-            if frame.msg_type == Msg.NAK and not frame.reliable and self._plain_nak_allowed(frame):
+            if frame.msg_type == Msg.NAK and not frame.reliable and self._plain_nak_allowed(frame, auth):
                 # a refusal or "no session" from a peer without our session key: its content
                 # is taken (it can only end a session attempt), nothing else (not its ACK field)
                 return False, self._on_unreliable(frame, now)
@@ -410,12 +410,18 @@ class Link:
             events, self._unproven = self._identify(self._unproven), None
         return True, events
 
-    def _plain_nak_allowed(self, frame: Frame) -> bool:
+    def _plain_nak_allowed(self, frame: Frame, auth: LinkAuth) -> bool:
         try:
             nak = unpack(frame.msg_type, frame.payload)
         except (UnknownMessageType, MalformedPayload):
             return False
-        return isinstance(nak, Nak) and (nak.reason == NakReason.NOT_CONNECTED or nak.reason in AUTH_NAKS)
+        if not isinstance(nak, Nak):
+            return False
+        if nak.reason == NakReason.NOT_CONNECTED:
+            # a peer that lost our session names a reliable frame of ours it could not check: one
+            # still unacknowledged in a session of ours (a stale or made-up one restarts nothing)
+            return auth.session is not None and any(p.seq == nak.seq for p in self.tx.inflight)
+        return nak.reason in AUTH_NAKS
 
     def _on_auth_nak(self, nak: Nak) -> list[LinkEvent]:
         if not (self.awaiting_reply and nak.seq == self._request_seq):
@@ -506,8 +512,9 @@ class Link:
             self._heard(now)
             return self._on_our_answer(frame, hello, now)
         if auth.answer_verifies(frame, auth.request):
-            self._heard(now)
-            self._on_other_answer(frame, now)  # our answer, sent again (our ack was lost)
+            # our answer, sent again (our ack was lost): acknowledged again, but not proof the
+            # peer is there (a recording of it proves nothing), so the silence timer runs on
+            self._on_other_answer(frame, now)
             return []
         if auth.answers_an_earlier_request(frame):
             return []  # a late answer to a request we gave up on
