@@ -204,3 +204,17 @@ def test_a_refused_device_waits_for_the_hosts_next_request():
     keyed_host.start(10.0)
     shoe.receive(keyed_host.outgoing(), 10.0)
     assert frame_types(shoe.outgoing_frames()) == ["Hello"]  # its answer
+
+
+def test_a_device_whose_sends_failed_asks_again_on_any_frame_with_a_good_crc():
+    wire = keyed(heartbeat_interval=None, silence_timeout=None)
+    wire.connect()
+    wire.manipulate = lambda name, frames: []  # the line is cut
+    wire.device.send(CARD, wire.now)
+    wire.advance(1.6)
+    assert wire.device._down and not wire.device.connected
+    msg_type, payload = pack(StatusQuery())
+    forged = encode_frame(Frame(msg_type, 9, 0, FLAG_RELIABLE | FLAG_AUTH, payload, counter=999, mac=bytes(MAC_SIZE)))
+    wire.device.receive(forged, wire.now)  # it does not verify: still, asking is safe
+    (request,) = wire.device.outgoing_frames()
+    assert frame_types([request]) == ["Hello"] and decoded(request).authenticated
