@@ -506,6 +506,8 @@ class Link:
             return self._on_hello_request(frame, hello, now)
         if ours:
             if not auth.answer_verifies(frame, auth.request):
+                if auth.answers_an_earlier_request(frame):
+                    return []  # a late answer to an earlier request that had the same SEQ (a reset starts at 0)
                 detail = (f"{_who(hello)}'s answer to our HELLO does not verify with our key "
                           "(another key, or forged): refused")
                 return self._tampered(detail, now) + self._refused(detail)

@@ -218,3 +218,21 @@ def test_a_device_whose_sends_failed_asks_again_on_any_frame_with_a_good_crc():
     wire.device.receive(forged, wire.now)  # it does not verify: still, asking is safe
     (request,) = wire.device.outgoing_frames()
     assert frame_types([request]) == ["Hello"] and decoded(request).authenticated
+
+
+def test_a_late_answer_to_the_request_before_a_reset_is_dropped_not_refused():
+    """The host reopens the port (a reset: its next request has SEQ 0 again, as the last one
+    had); the shoe's answer to that last request, still being retransmitted, names SEQ 0 too.
+    It binds the earlier request: a late answer, dropped silently, not a forgery."""
+    wire = keyed(heartbeat_interval=None, silence_timeout=None)
+    wire.host.start(0.0)
+    wire.device.receive(wire.host.outgoing(), 0.0)
+    late = wire.device.outgoing()  # lost on the way
+    wire.host.reset()
+    wire.host.start(0.5)
+    request = wire.host.outgoing()
+    assert decoded(request).seq == decoded(late).ack == 0
+    assert wire.host.receive(late, 0.5) == []
+    assert wire.host.awaiting_reply and wire.host.stats["tampered"] == 0
+    wire.device.receive(request, 0.6)
+    assert [type(e) for e in wire.host.receive(wire.device.outgoing(), 0.6)] == [Connected]
