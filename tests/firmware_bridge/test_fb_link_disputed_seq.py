@@ -65,7 +65,7 @@ def test_a_disputed_seq_is_reported_once_then_its_repeats_fold_into_the_burst_co
     events = wire.host.receive(genuine, wire.now)
     for _ in range(5):
         events += wire.host.receive(forged, wire.now)
-    assert [e for e in events if isinstance(e, Tampered) and e.disputed is not None].__len__() == 1
+    assert len([e for e in events if isinstance(e, Tampered) and e.disputed is not None]) == 1
     assert wire.host.link_stats()["tampered"] == 5  # every one counted, the first reported whole
 
 

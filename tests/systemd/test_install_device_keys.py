@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import stat
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,6 @@ def install(capsys, root: Path, *argv):
 
 def staged_config(root: Path):
     """The installed config as the daemon would load it, its key paths moved under `root`."""
-    import tomllib
     data = tomllib.loads((root / "etc/tablectl/tablectl.toml").read_text())
     data["keys"] = {device: str(root / path.lstrip("/")) if path else "" for device, path in data["keys"].items()}
     return data
