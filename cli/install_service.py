@@ -7,7 +7,10 @@ systemd. It never enables or starts the service: the engineer edits the config f
 Ours, rewritten on every install: the units (the daemon, the scoreboard, the feed, the edge), 70-tablectl.rules,
 the sysusers.d entry.
 The site's, installed only when absent: /etc/tablectl/tablectl.toml and
-69-tablectl-devices.rules (which USB device is the shoe, panel, lights).
+69-tablectl-devices.rules (which USB device is the shoe, panel, lights), and each device's
+key (/etc/tablectl/keys/DEVICE.key, protocol 1.1), printed to program into the device and
+named in the config installed, so an installed table is authenticated; a site's config that
+gives a device no key (keys.DEVICE = "") keeps it so, with a warning.
 --root DIR stages everything under DIR (image builders, tests) and touches nothing running.
 """
 from __future__ import annotations
@@ -109,6 +112,7 @@ class Installer:
         self.root, self.source, self.exec_path = root, source, exec_path
         self.dry_run, self.out = dry_run, out or sys.stdout
         self.staged = root != Path("/")
+        self.device_keys: dict[str, str] = {}  # device -> the key file the installed config names
 
     def path(self, target: str) -> Path:
         return self.root / target.lstrip("/")
@@ -122,6 +126,9 @@ class Installer:
         self.write(SYSUSERS, SYSUSERS_LINE, 0o644)
         if self.create_user() != 0:
             return 1
+        from cli.keys import install_device_keys  # cli.keys imports this module
+
+        self.device_keys = install_device_keys(self)
         for placed in FILES:
             self.place(placed)
         self.feed_broker_drop_in()
@@ -150,6 +157,10 @@ class Installer:
         text = (self.source / placed.source).read_text(encoding="utf-8")
         if placed.target.endswith(".service"):
             text = unit_text(text, self.exec_path)
+        if placed.target == CONFIG:
+            from cli.keys import config_naming_keys
+
+            text = config_naming_keys(text, self.device_keys)
         target = self.path(placed.target)
         if placed.site_owned and target.exists():
             self.say("keep", str(target), f"already present; the shipped one is {self.source / placed.source}")
@@ -249,6 +260,7 @@ def _main(argv) -> int:
     status = Installer(root, source, exec_path, args.dry_run).run()
     if status == 0:
         print(f"next: edit {root / CONFIG.lstrip('/')} and {root / 'etc/udev/rules.d/69-tablectl-devices.rules'}, "
+              "program each new device key printed above into its device (`tablectl keys id FILE` names a key), "
               "then: systemctl enable --now tablectl (and tablectl-scoreboard for the board beside the table, "
               "tablectl-edge for surveillance's live house edge)")
     return status

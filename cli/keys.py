@@ -6,17 +6,26 @@ provision  makes a new random key for the shoe, panel or lamp board (protocol 1.
            to program into the device and the config line that makes the daemon use it.
            An existing key is kept unless --force: a new key means reprogramming the device.
 id         the public id of a key file: the same id on the device means the same key.
+
+`tablectl install-service` provisions every device's key the same way (`install_device_keys`)
+and names the files in the config it installs.
 """
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sys
+import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cli.common import Parser, UsageError, run_command
 from cli.install_service import CONFIG, GROUP, group_id
 from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, load_key, write_key
+
+if TYPE_CHECKING:
+    from cli.install_service import Installer
 
 DEVICES = ("shoe", "panel", "lights")
 KEYS_DIR = "/etc/tablectl/keys"
@@ -46,20 +55,92 @@ def provision(device: str, keys_dir: str, root: Path, force: bool, out=None) -> 
     if path.exists() and not force:
         raise UsageError(f"{path} exists (key id {_existing_id(path)}); --force makes a new key, "
                          "and the device must then be reprogrammed with it")
+    staged = root != Path("/")
+    if not staged and os.geteuid() != 0:
+        raise UsageError(f"writing {installed} needs root: sudo tablectl keys provision {device} "
+                         f"(or --root DIR to stage it for an image)")
     gid = group_id(root, GROUP)
     if gid is None:
-        raise UsageError(f"group {GROUP!r} is not in {root / 'etc/group'}: run `tablectl install-service` first")
+        where = f" --root {root}" if staged else ""
+        raise UsageError(f"group {GROUP!r} is not in {root / 'etc/group'}: the key file's group. "
+                         f"Run `tablectl install-service{where}` first: it adds the group (systemd-sysusers) and "
+                         f"provisions every device's key itself; or add the group alone: "
+                         + (f"systemd-sysusers --root={root} with a line `g {GROUP} -`" if staged
+                            else f"sudo groupadd --system {GROUP}"))
     key = secrets.token_bytes(KEY_SIZE)
     _write(path, key, gid, out)
-    hex_bytes = " ".join(f"{b:02x}" for b in key)
-    c_array = ", ".join(f"0x{b:02x}" for b in key)
-    print(f"key id {key_id(key)}  (the same id on the device means the same key)\n", file=out)
-    print(f"Program into the {device} as its protocol 1.1 device key, {KEY_SIZE} bytes (PROTOCOL.md §8.2):", file=out)
-    print(f"  hex: {hex_bytes}", file=out)
-    print(f"  C:   {{{c_array}}}\n", file=out)
+    print("\n".join(program_lines(device, key)) + "\n", file=out)
     print(f"Then in {CONFIG}:\n  [keys]\n  {device} = \"{installed}\"", file=out)
     print("and restart tablectl: from then on the daemon takes only authenticated frames from it.", file=out)
     return 0
+
+
+def program_lines(device: str, key: bytes) -> list[str]:
+    """What to program into `device`: its key id, the key as hex and as a C array."""
+    hex_bytes = " ".join(f"{b:02x}" for b in key)
+    c_array = ", ".join(f"0x{b:02x}" for b in key)
+    return [f"key id {key_id(key)}  (the same id on the device means the same key)", "",
+            f"Program into the {device} as its protocol 1.1 device key, {KEY_SIZE} bytes (PROTOCOL.md §8.2):",
+            f"  hex: {hex_bytes}", f"  C:   {{{c_array}}}"]
+
+
+# ------------------------------------------------------------ at install (cli/install_service.py)
+
+def configured_keys(config: Path) -> dict[str, str] | None:
+    """The [keys] of an existing config (a device left out: ""), None when there is none to read."""
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(f"{config}: cannot read its [keys] to provision the device keys: {error}") from None
+    keys = data.get("keys", {})
+    return {device: str(keys.get(device, "")) if isinstance(keys, dict) else "" for device in DEVICES}
+
+
+def install_device_keys(installer: Installer) -> dict[str, str]:
+    """Provision a key for every device the config authenticates, before the config is placed.
+
+    A config being installed (none yet) names one for each device, at KEYS_DIR/DEVICE.key. The
+    site's config is kept: a device it names a key file for gets that file if it is missing;
+    one it gives "" stays unauthenticated (the site said so) and is warned about. An existing
+    key file is never replaced. Returns device -> the key file the new config names."""
+    site = configured_keys(installer.path(CONFIG))
+    paths: dict[str, str] = {}
+    for device in DEVICES:
+        installed = f"{KEYS_DIR}/{device}.key" if site is None else site[device]
+        if not installed:
+            installer.say("skip", f"key for the {device}", f"{CONFIG} has keys.{device} = \"\"")
+            print(f"warning: the {device} is unauthenticated: {installer.path(CONFIG)} gives it no key, so a frame "
+                  f"forged on its line is taken as the {device}'s; `tablectl keys provision {device}` makes one",
+                  file=sys.stderr)
+            continue
+        paths[device] = installed
+        path = installer.path(installed)
+        if path.exists():
+            installer.say("keep", str(path), f"key id {_existing_id(path)}")
+            continue
+        installer.say("provision", str(path), f"key of the {device}, mode 0640, group {GROUP}")
+        if installer.dry_run:
+            continue
+        gid = group_id(installer.root, GROUP)
+        if gid is None:
+            raise UsageError(f"group {GROUP!r} is missing from {installer.path('/etc/group')} after systemd-sysusers")
+        key = secrets.token_bytes(KEY_SIZE)
+        _write(path, key, gid, installer.out)
+        print("\n".join(f"  {line}" if line else "" for line in program_lines(device, key)), file=installer.out)
+    return paths
+
+
+def config_naming_keys(text: str, paths: dict[str, str]) -> str:
+    """The shipped config with its [keys] entries naming `paths` (the others stay "")."""
+    head, found, rest = text.partition("\n[keys]\n")
+    if not found:
+        return text
+    section, next_header, tail = rest.partition("\n[")
+    for device, installed in paths.items():
+        section = re.sub(rf'(?m)^{device} = ""$', f'{device} = "{installed}"', section)
+    return head + found + section + next_header + tail
 
 
 def _existing_id(path: Path) -> str:

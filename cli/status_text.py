@@ -63,6 +63,33 @@ def _devices(daemon: dict, snapshot: dict) -> str:
     return " · ".join(parts)
 
 
+def _unauthenticated(daemon: dict) -> str | None:
+    """The devices whose links take frames without a MAC (no key configured), as a warning."""
+    names = [name for name, info in (daemon.get("devices") or {}).items()
+             if isinstance(info, dict) and info.get("authenticated") is False]
+    if not names:
+        return None
+    return (f"{', '.join(names)} unauthenticated: no key in [keys], so a frame forged on the line is taken as "
+            f"the device's (protocol 1.0); `tablectl keys provision DEVICE` makes one (docs/configuration.md)")
+
+
+LINE_COUNTS = (("out_of_sequence", "out of sequence"), ("repeated", "repeated"), ("disputed", "disputed"),
+               ("tampered", "tampered"), ("garbage_bytes", "garbage bytes"), ("bad_crcs", "bad CRCs"),
+               ("bad_headers", "bad headers"), ("truncated", "truncated"))
+
+
+def _line_counts(daemon: dict) -> str | None:
+    """Per device, the frames its line carried and what could not be used (non-zero only)."""
+    parts = []
+    for name, info in (daemon.get("devices") or {}).items():
+        counts = info.get("frames") if isinstance(info, dict) else None
+        if not isinstance(counts, dict) or not counts:
+            continue
+        bad = [f"{counts[key]} {label}" for key, label in LINE_COUNTS if counts.get(key)]
+        parts.append(f"{name} {counts.get('frames', 0)} frames" + (f" ({', '.join(bad)})" if bad else ""))
+    return " · ".join(parts) or None
+
+
 def _held(held: dict) -> str:
     clause = held.get("clause", "")
     text = f"{held.get('kind')} ({clause}): needs {held.get('need')}: {held.get('detail', '')}"
@@ -114,6 +141,10 @@ def status_lines(reply: dict) -> list[str]:
         lines.append(_line("attention", note.get("detail") or _compact(note) if isinstance(note, dict) else str(note)))
     if daemon.get("devices") or "supervisor_key" in reply:
         lines.append(_line("devices", _devices(daemon, reply)))
+    if _unauthenticated(daemon):
+        lines.append(_line("WARNING", str(_unauthenticated(daemon))))
+    if _line_counts(daemon):
+        lines.append(_line("line", str(_line_counts(daemon))))
     if daemon.get("journal"):
         journal = daemon["journal"]
         lines.append(_line("journal", f"{journal.get('path')} ({journal.get('records')} records)"))

@@ -25,6 +25,7 @@ it needs to say which event comes next. A subclass says which device kind it exp
 """
 from __future__ import annotations
 
+import enum
 import functools
 import secrets
 import threading
@@ -39,11 +40,12 @@ from drivers.reactor import FdHandle, Reactor
 from drivers.reconnect import Backoff
 from drivers.transport import Transport
 from drivers.url import transport_for_url
-from firmware_bridge.enums import DeviceKind
+from firmware_bridge.enums import DeviceKind, type_name
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
     Delivered,
+    DisputedSeq,
     LinkEvent,
     PeerRebooted,
     PeerSilent,
@@ -52,7 +54,15 @@ from firmware_bridge.link_events import (
     SessionRefused,
     Tampered,
 )
-from firmware_bridge.messages import Error, Hello, Message, StatusQuery
+from firmware_bridge.messages import (
+    Error,
+    Hello,
+    MalformedPayload,
+    Message,
+    StatusQuery,
+    UnknownMessageType,
+    unpack,
+)
 
 Post = Callable[[ev.DeviceEvent], None]
 
@@ -127,6 +137,22 @@ class DeviceDriver(ABC):
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def frame_counts(self) -> dict[str, int]:
+        """What this driver's line has carried since it was made, for `tablectl status`: what
+        the link could not use (out of sequence, repeated, disputed, tampered) and what the
+        decoder threw away (garbage bytes, bad CRCs). Plain counters, read from another thread
+        (each value is one int: a snapshot may be a frame behind)."""
+        stats = self.link.link_stats()
+        return {"frames": stats["frames_in"], "out_of_sequence": stats["out_of_order"],
+                "repeated": stats["duplicates"], "disputed": stats["disputed"], "tampered": stats["tampered"],
+                "garbage_bytes": stats["garbage_bytes"], "bad_crcs": stats["bad_crcs"],
+                "bad_headers": stats["bad_headers"], "truncated": stats["truncated"]}
+
+    @property
+    def authenticated(self) -> bool:
+        """Whether its link takes only authenticated frames (a key is configured, PROTOCOL.md §8)."""
+        return self.link.auth is not None
 
     def problem(self) -> str | None:
         """Why this driver can no longer hear its device, or None: it reads it, or it waits to
@@ -326,7 +352,8 @@ class DeviceDriver(ABC):
         elif isinstance(event, ProtocolViolation):
             self._emit(ev.DeviceError, code=None, detail=event.detail)
         elif isinstance(event, Tampered):
-            self._emit(ev.FrameTampered, detail=event.detail, count=event.count)
+            disputed = None if event.disputed is None else disputed_json(event.disputed)
+            self._emit(ev.FrameTampered, detail=event.detail, count=event.count, disputed=disputed)
         elif isinstance(event, SessionRefused):  # no key, another key, or a downgrade: try again later
             reason = f"no session: {event.reason}"
             if self._lost and reason != self._refused_for:
@@ -369,3 +396,18 @@ class DeviceDriver(ABC):
         if not self._lost:
             self._lost = True
             self._emit(ev.LinkLost, reason=reason)
+
+
+def disputed_json(disputed: DisputedSeq) -> dict[str, Any]:
+    """Both frames of a disputed SEQ as the journal keeps them: type, exact payload, and its
+    fields when it decodes."""
+    def frame(msg_type: int, payload: bytes) -> dict[str, Any]:
+        try:
+            msg = unpack(msg_type, payload)
+            fields = {name: (value.value if isinstance(value, enum.Enum) else value)
+                      for name, value in vars(msg).items()}
+        except (UnknownMessageType, MalformedPayload):
+            fields = None
+        return {"type": type_name(msg_type), "payload": payload.hex(" "), "fields": fields}
+    return {"seq": disputed.seq, "taken": frame(disputed.taken_type, disputed.taken_payload),
+            "repeat": frame(disputed.repeat_type, disputed.repeat_payload)}

@@ -6,7 +6,9 @@ so a card is its raw uint16 wire code (a foreign card is the controller's busine
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from firmware_bridge.messages import Hello
 
@@ -63,10 +65,13 @@ class DeviceError(DeviceEvent):
 @dataclass(frozen=True, kw_only=True)
 class FrameTampered(DeviceEvent):
     """Frames on the device's line failed authentication (protocol 1.1, PROTOCOL.md §8): forged,
-    altered, replayed, or unauthenticated where a key is configured. None was delivered. A
-    burst is one event a second: `count` frames, the last one's `detail`."""
+    altered, replayed, or unauthenticated where a key is configured; or, with or without a key,
+    a frame repeated a SEQ already taken with other contents (`disputed`: both frames, as
+    {"seq", "taken", "repeat"}, each {"type", "payload" (hex), "fields"}; the taken one was
+    delivered). A burst is one event a second: `count` frames, the last one's `detail`."""
     detail: str
     count: int = 1
+    disputed: Mapping[str, Any] | None = None
 
 
 # --- shoe -----------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from firmware_bridge.link_auth import LinkAuth, random_nonce
 from firmware_bridge.link_events import (
     Connected,
     Delivered,
+    DisputedSeq,
     LinkEvent,
     PeerRebooted,
     PeerSilent,
@@ -81,7 +82,8 @@ class Link:
         self.auth = LinkAuth(key, local.kind == DeviceKind.HOST, nonces) if key is not None else None
         self.peer: Hello | None = None  # kept across reset(): a new boot_id means a reboot
         self.stats = {"frames_in": 0, "frames_out": 0, "delivered": 0, "duplicates": 0,
-                      "out_of_order": 0, "naks_sent": 0, "violations": 0, "tampered": 0, "unverifiable": 0}
+                      "out_of_order": 0, "naks_sent": 0, "violations": 0, "tampered": 0, "unverifiable": 0,
+                      "disputed": 0}
         self._tamper_quiet_until: float | None = None  # reports held back until then
         self._tamper_held: tuple[int, str] = (0, "")
         self._clear_session()
@@ -89,6 +91,10 @@ class Link:
     def _clear_session(self) -> None:
         self._out: list[bytes] = []
         self.rx_expected: int | None = None  # None: no HELLO from the peer in this session
+        # what each SEQ taken in this session carried (type, payload), for the last half of the
+        # sequence space: a repeat with other contents is not a retransmission (§2, §8.1)
+        self._taken: dict[int, tuple[int, bytes]] = {}
+        self._disputed: set[int] = set()  # SEQs already reported as disputed
         self.connected = False
         self.awaiting_reply = False
         self._down = False  # our sends failed: restart the session when the peer is heard again
@@ -122,7 +128,7 @@ class Link:
             self.auth.new_request(self.local.boot_id)
         request = self.tx.take(replace(self.local, reply_requested=True), now)
         self._request_seq = request.seq
-        self.rx_expected = None
+        self._expect(None)
         self._transmit(request, now)
 
     def send(self, msg: Message, now: float) -> None:
@@ -295,9 +301,19 @@ class Link:
             return events
         return events + self._on_sequenced(frame, self.rx_expected, now)
 
+    def _expect(self, seq: int | None) -> None:
+        """A new session's numbering from the peer: what was taken under the old one is
+        forgotten (its SEQs will be used again for other messages)."""
+        self.rx_expected = seq
+        self._taken.clear()
+        self._disputed.clear()
+
     def _on_sequenced(self, frame: Frame, expected: int, now: float) -> list[LinkEvent]:
         distance = (frame.seq - expected) % SEQ_MOD
-        if distance >= SEQ_MOD // 2:  # already delivered: a retransmission
+        if distance >= SEQ_MOD // 2:  # already taken: a retransmission, unless it says something else
+            taken = self._taken.get(frame.seq)
+            if taken is not None and taken != (frame.msg_type, frame.payload):
+                return self._repeat_differs(frame, taken, now)
             self.stats["duplicates"] += 1
             self._ack_owed = True
             return []
@@ -308,6 +324,8 @@ class Link:
                 self._nak(expected, NakReason.OUT_OF_ORDER)
             return []
         self.rx_expected = (expected + 1) % SEQ_MOD
+        self._taken[frame.seq] = (frame.msg_type, frame.payload)
+        self._taken.pop((frame.seq + SEQ_MOD // 2) % SEQ_MOD, None)  # now "ahead", no longer "already taken"
         self._ack_owed = True
         self._nak_sent_for = None
         try:
@@ -322,6 +340,20 @@ class Link:
             return self._violation(f"seq {frame.seq}: {type_name(frame.msg_type)} sent as a sequenced frame")
         self.stats["delivered"] += 1
         return [Delivered(msg)]
+
+    def _repeat_differs(self, frame: Frame, taken: tuple[int, bytes], now: float) -> list[LinkEvent]:
+        """A frame with a SEQ already taken and other contents: one of the two is not the
+        peer's (a CRC lets noise through about once in 4 billion frames; a person at the line
+        every time). Dropped, not acknowledged, and reported as tamper with both frames, at
+        once the first time for its SEQ, with or without a key."""
+        self.stats["disputed"] += 1
+        detail = (f"{type_name(frame.msg_type)} frame repeats seq {frame.seq} with other contents than the "
+                  f"{type_name(taken[0])} taken with that seq: one of the two was not sent by the peer")
+        if frame.seq in self._disputed:
+            return self._tampered(detail, now)
+        self._disputed.add(frame.seq)
+        self.stats["tampered"] += 1
+        return [Tampered(detail, disputed=DisputedSeq(frame.seq, taken[0], taken[1], frame.msg_type, frame.payload))]
 
     def _on_unreliable(self, frame: Frame, now: float) -> list[LinkEvent]:
         try:
@@ -355,7 +387,7 @@ class Link:
     def _admit(self, auth: LinkAuth, frame: Frame, now: float) -> tuple[bool, list[LinkEvent]]:
         """With a key: may `frame` (not a HELLO) be used? (False, events) when it may not."""
         if not frame.authenticated:
-            if frame.msg_type == Msg.NAK and not frame.reliable and self._plain_nak_allowed(frame):
+            if frame.msg_type == Msg.NAK and not frame.reliable and self._plain_nak_allowed(frame, auth):
                 # a refusal or "no session" from a peer without our session key: its content
                 # is taken (it can only end a session attempt), nothing else (not its ACK field)
                 return False, self._on_unreliable(frame, now)
@@ -378,12 +410,18 @@ class Link:
             events, self._unproven = self._identify(self._unproven), None
         return True, events
 
-    def _plain_nak_allowed(self, frame: Frame) -> bool:
+    def _plain_nak_allowed(self, frame: Frame, auth: LinkAuth) -> bool:
         try:
             nak = unpack(frame.msg_type, frame.payload)
         except (UnknownMessageType, MalformedPayload):
             return False
-        return isinstance(nak, Nak) and (nak.reason == NakReason.NOT_CONNECTED or nak.reason in AUTH_NAKS)
+        if not isinstance(nak, Nak):
+            return False
+        if nak.reason == NakReason.NOT_CONNECTED:
+            # a peer that lost our session names a reliable frame of ours it could not check: one
+            # still unacknowledged in a session of ours (a stale or made-up one restarts nothing)
+            return auth.session is not None and any(p.seq == nak.seq for p in self.tx.inflight)
+        return nak.reason in AUTH_NAKS
 
     def _on_auth_nak(self, nak: Nak) -> list[LinkEvent]:
         if not (self.awaiting_reply and nak.seq == self._request_seq):
@@ -468,14 +506,17 @@ class Link:
             return self._on_hello_request(frame, hello, now)
         if ours:
             if not auth.answer_verifies(frame, auth.request):
+                if auth.answers_an_earlier_request(frame):
+                    return []  # a late answer to an earlier request that had the same SEQ (a reset starts at 0)
                 detail = (f"{_who(hello)}'s answer to our HELLO does not verify with our key "
                           "(another key, or forged): refused")
                 return self._tampered(detail, now) + self._refused(detail)
             self._heard(now)
             return self._on_our_answer(frame, hello, now)
         if auth.answer_verifies(frame, auth.request):
-            self._heard(now)
-            self._on_other_answer(frame, now)  # our answer, sent again (our ack was lost)
+            # our answer, sent again (our ack was lost): acknowledged again, but not proof the
+            # peer is there (a recording of it proves nothing), so the silence timer runs on
+            self._on_other_answer(frame, now)
             return []
         if auth.answers_an_earlier_request(frame):
             return []  # a late answer to a request we gave up on
@@ -494,7 +535,7 @@ class Link:
         # that is not taken on trust: the request may be a replay, so what it names is resent.
         if frame.ack_valid and not self.awaiting_reply and self.auth is None:
             self.tx.acked(frame.ack, now)
-        self.rx_expected = (frame.seq + 1) % SEQ_MOD
+        self._expect((frame.seq + 1) % SEQ_MOD)
         self._nak_sent_for = None
         self.awaiting_reply = False
         self.tx.renumber()
@@ -514,7 +555,7 @@ class Link:
         # earlier request (a previous session) is not mistaken for it
         if self.auth is not None:
             self.auth.answered(self.local.boot_id, hello.boot_id, frame.counter)
-        self.rx_expected = (frame.seq + 1) % SEQ_MOD
+        self._expect((frame.seq + 1) % SEQ_MOD)
         self._ack_owed = True
         self.awaiting_reply = False
         self.connected = True

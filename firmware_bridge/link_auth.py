@@ -44,6 +44,8 @@ class LinkAuth:
 
     def close(self) -> None:
         """Forget the session (a reset: a new boot or a new host session)."""
+        if self.request is not None:  # its answer may still come: late, not tamper
+            self.earlier_requests.append(self.request)
         self.session = None
         self.request = None
         self.answering = None

@@ -44,12 +44,27 @@ class PeerSilent:
 
 
 @dataclass(frozen=True)
+class DisputedSeq:
+    """Two frames of the peer's one SEQ with different contents (PROTOCOL.md §2, §8.1): the
+    first was taken (delivered, or consumed as unusable), the repeat was dropped. One of the
+    two was not the peer's, and the link cannot tell which."""
+    seq: int
+    taken_type: int
+    taken_payload: bytes
+    repeat_type: int
+    repeat_payload: bytes
+
+
+@dataclass(frozen=True)
 class Tampered:
     """Frames that failed authentication (protocol 1.1): a bad or missing MAC, a replayed
-    counter, an unauthenticated HELLO where a key is configured. None was delivered or acted
-    on. Bursts are reported at most once a second: `count` frames, the last one's `detail`."""
+    counter, an unauthenticated HELLO where a key is configured; or, with or without a key, a
+    frame repeating a SEQ already taken with other contents (`disputed`). None was delivered or
+    acted on. Bursts are reported at most once a second: `count` frames, the last one's
+    `detail`; a disputed SEQ is reported at once, once per SEQ, never folded into a burst."""
     detail: str
     count: int = 1
+    disputed: DisputedSeq | None = None
 
 
 @dataclass(frozen=True)

@@ -212,6 +212,10 @@ CLAUSES: dict[str, Clause] = {
                           "journals the alarm with its cards, draw counters and probability; the round in progress "
                           "completes; no round opens until the supervisor, with the key, accepts the shoe "
                           "(accept_shoe) or a new shoe is called; error lamp slow blink, supervisor lamp between rounds"),
+    "local ruling L8": _c("two frames for one card on the shoe's line with different contents (one forged)",
+                          "journals both frames as tamper and alerts surveillance; holds the round for the "
+                          "supervisor to confirm the hands against the cards on the table, else voids "
+                          "(order altered); noted when no round is in play"),
 }
 
 _GAME = r"\b(?P<game>fafa4?|fortune6|fortune7|fubacc|paigow)\b[\s\"]*"

@@ -124,6 +124,7 @@ class IrregularityKind(str, enum.Enum):
     LATE_WAGER = "late_wager"  # a wager placed or changed after "No more bets"
     DEVICE_LOST = "device_lost"  # the shoe rebooted or its link dropped mid-round
     BAD_DECISION = "bad_decision"  # a player decision the rules do not allow here
+    CARD_DISPUTED = "card_disputed"  # the shoe's line carried two different frames for one card
 
 
 class Consequence(str, enum.Enum):

@@ -12,7 +12,8 @@ daemon is ready (READY=1) once every device has had a session. The STATUS line i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from drivers import events as ev
 from games.integrity import CLAUSE
@@ -28,16 +29,27 @@ class Link:
     boot_id: int | None = None
     tampered: int = 0  # frames that failed authentication since the daemon started
     missing: tuple[int, ...] = ()  # lamp ids the game uses that the board does not have
+    authenticated: bool | None = None  # a key is configured for it (None: no driver watched)
+    frame_counts: Callable[[], dict[str, int]] = field(default=dict)  # the driver's line counters
 
     def to_json(self) -> dict:
         return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id, "tampered": self.tampered,
-                "missing_lamps": list(self.missing)}
+                "missing_lamps": list(self.missing), "authenticated": self.authenticated,
+                "frames": self.frame_counts()}
 
 
 class Links:
     def __init__(self, lamps_used: frozenset[int] = frozenset()) -> None:
         self.devices = {name: Link() for name in DEVICES}
         self.lamps_used = lamps_used  # the lamp ids of the game's map: the board must have them all
+
+    def watch(self, name: str, driver) -> None:
+        """Show `driver`'s authentication and line counters in the status (drivers.device)."""
+        link = self.devices[name]
+        link.authenticated, link.frame_counts = driver.authenticated, driver.frame_counts
+
+    def unauthenticated(self) -> list[str]:
+        return [name for name, link in self.devices.items() if link.authenticated is False]
 
     @property
     def all_up_once(self) -> bool:

@@ -85,6 +85,7 @@ class Translator:
             ("shoe", ev.LinkRestored): self._restored,
             ("shoe", ev.DeviceRebooted): self._rebooted,
             ("shoe", ev.LinkLost): self._link_lost,
+            ("shoe", ev.FrameTampered): self._tampered,
             ("shoe", ev.ShoeStatusChanged): self._shoe_status,
             ("panel", ev.ButtonPressed): self._button_pressed,
             ("panel", ev.KeyTurned): self._key_turned,
@@ -115,6 +116,11 @@ class Translator:
     def _link_lost(self, e: ev.LinkLost, out: Translation) -> None:
         self.pending_session = None
         out.inputs.append(i.ShoeLinkLost(e.reason))
+
+    def _tampered(self, e: ev.FrameTampered, out: Translation) -> None:
+        """Local ruling L8: two frames for one SEQ, one of them a card: the card dealt may be forged."""
+        if e.disputed is not None and "CARD" in (e.disputed["taken"]["type"], e.disputed["repeat"]["type"]):
+            out.inputs.append(i.CardDisputed(e.detail, e.disputed))
 
     def _shoe_status(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
         if self.pending_session is not None:

@@ -6,7 +6,8 @@ A hold freezes the round where it stood: cards that leave the shoe meanwhile wai
            shoe's counter says left unheard, while heard or not: ruling 24, where the game
            holds a missing card)
   order    the supervisor confirms the order of cards drawn together (local ruling L6)
-  confirm  the supervisor confirms the hands were reconstructed (§5.2 of the game)
+  confirm  the supervisor confirms the hands were reconstructed (§5.2 of the game), or, for
+           a card disputed on the shoe's line (local ruling L8), match the cards on the table
   counter  the shoe comes back and its draw counter speaks (local ruling L4): it resumes the
            round, and any card it shows unheard is then judged as if heard (ruling 24)
 If it cannot be resolved the round is void under `void_rule`.
@@ -145,7 +146,7 @@ def _void_rule(game: Game, rule: IrregularityRule) -> IrregularityRule:
     """What a void out of a hold under `rule` cites."""
     if rule.kind is K.MISREAD:
         return order_altered_via(game, "local ruling L5")
-    if rule.kind is K.DOUBLE_DRAW:
+    if rule.kind in (K.DOUBLE_DRAW, K.CARD_DISPUTED):
         return order_altered_via(game, rule.clause)
     if rule.kind is K.DEVICE_LOST:
         return device_lost_void(game)

@@ -84,6 +84,15 @@ class ShoeLinkLost:
 
 
 @dataclass(frozen=True)
+class CardDisputed:
+    """The shoe's line carried two different frames with one SEQ, one of them a CARD: one was
+    forged, and the card dealt may be it (local ruling L8). `frames`: both, as journaled."""
+
+    detail: str
+    frames: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ShoeLinkRestored:
     """The shoe is heard again; `draw_counter` is its counter now (None if it cannot say)."""
 
@@ -110,4 +119,4 @@ class Timer:
 
 
 Input = (Card | ShoeCounter | ShoeDoor | ShoePresence | CutCard | ShoeEmpty | ShoeRebooted
-         | ShoeLinkLost | ShoeLinkRestored | Command | SupervisorKey | Timer)
+         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer)

@@ -78,6 +78,13 @@ class ShoeEvents:
             self.shoe.finish()
             self.shoe.event(out, E.FINISHED, durable=True)
 
+    def on_card_disputed(self, inp: i.CardDisputed, out: Out) -> None:
+        """Local ruling L8: a card that may be forged. The link dealt the first of the two
+        frames; the round does not go on on it unchecked: held for the supervisor to confirm
+        the hands against the cards on the table, else void; noted outside a round."""
+        evidence = {**self.round.table_evidence(), "frames": dict(inp.frames)}
+        self.round.irregular(out, self.game.rule(K.CARD_DISPUTED), inp.detail, evidence)
+
     # ------------------------------------------------------------ link (local ruling L4)
 
     def on_link_lost(self, inp: i.ShoeLinkLost, out: Out) -> None:

@@ -99,6 +99,7 @@ class Table:
         self.register(i.ShoeEmpty, self.shoe_events.on_empty)
         self.register(i.ShoeRebooted, self.shoe_events.on_rebooted)
         self.register(i.ShoeLinkLost, self.shoe_events.on_link_lost)
+        self.register(i.CardDisputed, self.shoe_events.on_card_disputed)
         self.register(i.ShoeLinkRestored, self.shoe_events.on_link_restored)
         self.register(i.Command, self.commands.on_command)
         self.register(i.SupervisorKey, self._on_key)

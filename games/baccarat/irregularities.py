@@ -37,6 +37,9 @@ _LOCAL = {
                     "resume if its draw counter proves no card left unheard; cards that did are "
                     "judged as if heard (ruling 24)"),
     K.MISREAD: ("local ruling L5", C.HOLD, "the shoe could not read a card; key it in or void (§5.4)"),
+    K.CARD_DISPUTED: ("local ruling L8", C.HOLD, "two different frames for one card on the shoe's line: "
+                      "one was forged; the supervisor confirms the hands against the cards on the table, "
+                      "else void (§5.4)"),
 }
 
 

@@ -39,6 +39,9 @@ _RULES = (
      "the shoe dropped its link or rebooted: resume if its draw counter proves no card was "
      "missed; cards that left it unheard are judged as if heard (ruling 24); a counter that "
      "cannot prove the order voids (fafa §5.4)"),
+    (K.CARD_DISPUTED, "local ruling L8", Consequence.HOLD,
+     "two different frames for one card on the shoe's line: one was forged; the supervisor confirms "
+     "the packets against the cards on the table, else void (fafa §5.4)"),
     (K.BAD_DECISION, "fubacc procedures 6-8, 12-15", Consequence.REFUSE,
      "a decision the rules do not allow for this spot now: refused, the round goes on"),
 )

@@ -56,6 +56,9 @@ IRREGULARITIES = {
     K.DEVICE_LOST: _rule(K.DEVICE_LOST, "local ruling L4", Consequence.HOLD,
                          "the shoe was unheard mid-round: resume if no card left it; cards that did are "
                          "judged as if heard (ruling 24); a counter that cannot prove the order voids"),
+    K.CARD_DISPUTED: _rule(K.CARD_DISPUTED, "local ruling L8", Consequence.HOLD,
+                           "two different frames for one card on the shoe's line: one was forged; the "
+                           "supervisor confirms the hands against the cards on the table, else void (paigow §5.2)"),
     K.BAD_DECISION: _rule(K.BAD_DECISION, "paigow §3.7.1", Consequence.REFUSE,
                           "a setting the rules do not allow (it must split the spot's own seven cards 5 + 2)"),
 }

@@ -47,4 +47,5 @@ def test_the_auth_oracle_would_count_a_false_delivery(fuzz, monkeypatch):
     rng = random.Random(3)
     for _ in range(300):
         fuzz.check_auth(rng, tally)
-    assert tally["auth_delivery"] > 0 and tally["auth_tampered"] == 0
+    # (some are still reported: a changed frame whose SEQ was already taken is a dispute, §2)
+    assert tally["auth_delivery"] > 0

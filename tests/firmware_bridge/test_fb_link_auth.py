@@ -103,8 +103,8 @@ def test_a_keyed_session_delivers_and_every_frame_is_authenticated():
 
 
 def test_without_a_key_an_injected_card_displaces_the_real_one():
-    """The attack protocol 1.1 exists for (1.0, no key): the injected card is taken, the real
-    one with the same SEQ is dropped as a retransmission."""
+    """The attack protocol 1.1 exists for (1.0, no key): the injected card is taken; the real
+    one with the same SEQ is dropped, and reported as tamper (test_fb_link_disputed_seq.py)."""
     wire = Wire()
     wire.connect()
     wire.take("host")
@@ -113,7 +113,9 @@ def test_without_a_key_an_injected_card_displaces_the_real_one():
         encode_frame(Frame(msg_type, wire.host.rx_expected, 0, FLAG_RELIABLE | FLAG_ACK_VALID, payload)), wire.now)
     wire.device.send(CARDS[0], wire.now)
     wire.pump()
-    assert wire.delivered("host") == [CardRead(0x0213, 1, 0)]
+    events = wire.take("host")
+    assert [e.msg for e in events if isinstance(e, Delivered)] == [CardRead(0x0213, 1, 0)]
+    assert [e.disputed.seq for e in events if isinstance(e, Tampered) and e.disputed] == [1]
 
 
 def test_an_injected_card_without_a_valid_mac_is_never_delivered():

@@ -128,3 +128,26 @@ def test_the_hello_payload_table_matches_the_encoding():
     text = PAGE.read_text(encoding="utf-8")
     assert "(12 + n bytes, n ≤ 32, so 12..44 bytes)" in text
     assert len(Hello(DeviceKind.SHOE, 1).encode()) == 12 and len(Hello(DeviceKind.SHOE, 1, "x" * 32).encode()) == 44
+
+
+def test_the_refusal_examples_are_what_a_shoe_answers():
+    """§8.7: a keyed shoe refusing §7's plain request, a keyless 1.1 shoe refusing §8.9's."""
+    frames = []
+    for host_key, shoe_key in ((None, EXAMPLE_KEY), (EXAMPLE_KEY, None)):
+        host, shoe = host_and_shoe()
+        if host_key is not None:
+            host = keyed_host_and_shoe()[0]
+        if shoe_key is not None:
+            shoe = keyed_host_and_shoe()[1]
+        host.start(0.0)
+        shoe.receive(host.outgoing(), 0.0)
+        frames += [("shoe", frame) for frame in shoe.outgoing_frames()]
+    assert page_example("refusals") == frames
+
+
+def test_the_key_id_example_is_what_keys_id_prints():
+    from firmware_bridge.auth import key_id
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    shown = lines[lines.index("<!-- key-id-example -->") + 1].split()
+    assert shown == ["key", "id", key_id(EXAMPLE_KEY)]
+    assert "HMAC-SHA-256(K, \"tablectl-1.1 key id\")" in PAGE.read_text(encoding="utf-8")

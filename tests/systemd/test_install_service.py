@@ -16,6 +16,7 @@ from udev_sandbox import sandbox_problem
 
 from cli import install_service
 from cli.install_service import main, unit_text
+from cli.keys import config_naming_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 EXEC = "/opt/tablectl/bin/tablectl"
@@ -53,7 +54,9 @@ def test_staged_install_puts_everything_in_place(tmp_path, capsys):
     for name in ("69-tablectl-devices.rules", "70-tablectl.rules"):
         assert (tmp_path / "etc/udev/rules.d" / name).read_bytes() == (ROOT / "udev" / name).read_bytes()
     config = tmp_path / "etc/tablectl/tablectl.toml"
-    assert config.read_bytes() == (ROOT / "systemd/tablectl.toml").read_bytes()
+    keys = {device: f"/etc/tablectl/keys/{device}.key" for device in ("shoe", "panel", "lights")}
+    assert config.read_text() == config_naming_keys((ROOT / "systemd/tablectl.toml").read_text(), keys)
+    assert config.read_text() != (ROOT / "systemd/tablectl.toml").read_text()  # the shipped one names no key
     assert stat.S_IMODE(config.stat().st_mode) == 0o640 and config.stat().st_gid == gid
     assert stat.S_IMODE(unit.stat().st_mode) == 0o644
     assert "--root: not the running system" in out and "systemctl daemon-reload" in out

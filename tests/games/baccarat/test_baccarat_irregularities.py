@@ -11,7 +11,7 @@ from games.round import Consequence as C
 from games.round import Irregular
 from games.round import IrregularityKind as K
 
-CLAUSE = re.compile(r"^(fafa|fortune6) §[35]\.\d$|^local ruling L[3-6]$|^local ruling L1 \(fortune6 §5\.\d\)$"
+CLAUSE = re.compile(r"^(fafa|fortune6) §[35]\.\d$|^local ruling L[3-68]$|^local ruling L1 \(fortune6 §5\.\d\)$"
                     r"|^fortune7 Dealing Procedures and Round of Play$")
 
 

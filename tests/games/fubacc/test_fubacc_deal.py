@@ -148,6 +148,7 @@ def test_every_irregularity_has_a_rule_naming_its_source():
         IrregularityKind.CARD_BEFORE_NO_MORE_BETS: ("local ruling L3 (fubacc procedure 2)", Consequence.VOID),
         IrregularityKind.DEVICE_LOST: ("local ruling L4", Consequence.HOLD),
         IrregularityKind.MISREAD: ("local ruling L5", Consequence.HOLD),
+        IrregularityKind.CARD_DISPUTED: ("local ruling L8", Consequence.HOLD),
         IrregularityKind.LATE_WAGER: ("fubacc procedure 2", Consequence.REFUSE),
         IrregularityKind.BAD_DECISION: ("fubacc procedures 6-8, 12-15", Consequence.REFUSE),
     }
