@@ -5,16 +5,16 @@ A game's folder holds:
               profile: games.table_profile), odds(decks) and edge_bets(left, decks)
   clauses.py  BOOK: its clauses and how its rules text is cited (games.clause_book)
 
-A sixth game is its folder and one line: in GAME_FOLDERS below, or, for a game that lives
-outside this repository (or a test's copy of one), in the environment variable TABLECTL_GAMES,
-`key=package` pairs separated by commas (e.g. TABLECTL_GAMES=lucky6=mygames.lucky6), read
-once when this module is first imported. An unknown key is an error (UnknownGame), never
-another game."""
+A sixth game is its folder and one line: in GAME_FOLDERS below, or, for a game installed as
+a package of its own (or a test's copy of one), an entry point of the group `tablectl.games`
+naming its folder (`lucky6 = mygames.lucky6` in its entry_points.txt, or in pyproject.toml
+under [project.entry-points."tablectl.games"]), read once when this module is first imported.
+An unknown key is an error (UnknownGame), never another game."""
 from __future__ import annotations
 
 import importlib
-import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
 
 from games.analysis import BetOdds, OddsReport
@@ -31,28 +31,28 @@ GAME_FOLDERS = {
     "fubacc": "games.fubacc",
     "paigow": "games.paigow",
 }
-ENVIRONMENT = "TABLECTL_GAMES"
+ENTRY_POINTS = "tablectl.games"  # the entry point group of games installed beside tablectl
 _KEY_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 class BadGameLine(ValueError):
-    """A TABLECTL_GAMES entry that is not `key=package`."""
+    """An entry point of tablectl.games that cannot be a game's line."""
 
 
-def registered_lines(text: str) -> dict[str, str]:
-    """TABLECTL_GAMES's `key=package[,key=package]` as key -> package."""
+def installed_lines(points: Iterable[EntryPoint]) -> dict[str, str]:
+    """The `tablectl.games` entry points as key -> the game's folder (a package)."""
     lines: dict[str, str] = {}
-    for entry in filter(None, (part.strip() for part in text.split(","))):
-        key, equals, package = (side.strip() for side in entry.partition("="))
-        if not equals or not key or not package or not set(key) <= _KEY_CHARS:
-            raise BadGameLine(f"{ENVIRONMENT}: {entry!r} is not key=package (a key of a-z, 0-9, _)")
-        if key in GAME_FOLDERS or key in lines:
-            raise BadGameLine(f"{ENVIRONMENT}: {key!r} is a game already")
+    for point in points:
+        key, package = point.name, point.value
+        if not key or not set(key) <= _KEY_CHARS or ":" in package:
+            raise BadGameLine(f"{ENTRY_POINTS}: {key} = {package}: expected key = package (a key of a-z, 0-9, _)")
+        if key in GAME_FOLDERS or lines.get(key, package) != package:
+            raise BadGameLine(f"{ENTRY_POINTS}: {key} = {package}: {key!r} is a game already")
         lines[key] = package
     return lines
 
 
-GAME_FOLDERS.update(registered_lines(os.environ.get(ENVIRONMENT, "")))
+GAME_FOLDERS.update(installed_lines(entry_points(group=ENTRY_POINTS)))
 GAME_KEYS = tuple(GAME_FOLDERS)
 
 
