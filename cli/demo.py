@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from cli.common import Parser, UsageError, check_game, run_command
-from games.registry import get_game
+from games.registry import DEFAULT_GAME, get_game
 from simulation.demo.place import default_directory
 from simulation.demo.session import DemoOptions, home_relative, run_headless, run_live
 from simulation.demo.stopping import say
@@ -32,7 +32,7 @@ MAX_PACE = 10.0  # slower than this and the daemon's card timer (30 s) would cal
 
 def _parser() -> Parser:
     parser = Parser(prog="tablectl demo", description="The daemon against simulated devices, with a live view.")
-    parser.add_argument("--game", default="fortune6", help="the game (default fortune6)")
+    parser.add_argument("--game", default=DEFAULT_GAME, help=f"the game (default {DEFAULT_GAME})")
     parser.add_argument("--rounds", metavar="N", help="play N rounds headless: one JSON line per round")
     parser.add_argument("--seed", metavar="S", help="the shuffle and the demo's choices (default: random, shown)")
     parser.add_argument("--decks", metavar="N", help="decks in the shoe (default: the game's own)")

@@ -4,11 +4,16 @@ does, from games/clauses.py.
     python3 -m docgen.clauses           # rewrite docs/clauses.md
     python3 -m docgen.clauses --check   # exit 1 if the page is out of date, or the code cites
                                         # a clause games/clauses.py has no line for
+    --page PATH                         # another page (a game registered by TABLECTL_GAMES)
+
+A section per registered game (its folder's clauses.py), in the registry's order, then the
+rulings and the local rulings.
 
 What "the code cites" is found two ways: the games' own data (every irregularity rule, the
 double-draw rules, every wager's pay-table clause) and a scan of every Python file of the
 packages for citations ("fafa §5.2", "ruling 17a", "local ruling L4", "fubacc procedure 10").
-A bare "§3.14" counts where the file is one game's (games/paigow/, games/baccarat/fafa4.py ...).
+A bare "§3.14" counts where the file is in a game's folder (games/paigow/ ...): as the section of
+the game its clause book names (bare_sections: Fu Bacc's code borrows Fa Fa's §5).
 """
 from __future__ import annotations
 
@@ -16,22 +21,24 @@ import argparse
 import pathlib
 import sys
 
-from games.clauses import CLAUSES, citations, lookup
-from games.registry import GAME_KEYS, get_game
+from games.clauses import BOOKS, CLAUSES, citations, lookup
+from games.registry import GAME_FOLDERS, GAME_KEYS, get_game
 from games.round import IrregularityKind
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "clauses.md"
 PACKAGES = ("games", "firmware_bridge", "drivers", "controller", "services", "simulation", "cli", "docgen")
-# whose "§N" a bare section number in a file is: Fu Bacc and Fortune 7 number no sections, and
-# Fu Bacc's code borrows Fa Fa's §5 (local ruling L2)
-OWN_GAME = {"games/paigow": "paigow", "games/fubacc": "fafa4", "games/baccarat/fafa4.py": "fafa4",
-            "games/baccarat/fortune6.py": "fortune6"}
-SKIP = {"games/clauses.py"}  # the table itself
-GROUPS = (("Fa Fa Fabulous 4 Baccarat (`fafa4`)", "fafa "), ("Fortune Six Baccarat Tournament (`fortune6`)", "fortune6 "),
-          ("Fortune 7 Baccarat (`fortune7`)", "fortune7 "), ("Fu Bacc (`fubacc`)", "fubacc "),
-          ("Fortune Pai Gow Poker (`paigow`)", "paigow "), ("Rulings on the rules texts", "ruling "),
-          ("tablectl's local rulings ([local-rulings.md](local-rulings.md))", "local ruling "))
+_FOLDERS = {key: GAME_FOLDERS[key].replace(".", "/") for key in GAME_KEYS}
+# whose "§N" a bare section number in a game's folder is (its clause book's bare_sections)
+OWN_GAME = {folder + "/": BOOKS[key].bare_sections for key, folder in _FOLDERS.items() if BOOKS[key].bare_sections}
+SKIP = {"games/clauses.py"} | {f"{folder}/clauses.py" for folder in _FOLDERS.values()}  # the table itself
+
+
+def groups() -> list[tuple[str, str]]:
+    """(section title, the citations' prefix): each game, then the rulings."""
+    return [*((f"{get_game(key).title} (`{key}`)", f"{BOOKS[key].cited_as} ") for key in GAME_KEYS),
+            ("Rulings on the rules texts", "ruling "),
+            ("tablectl's local rulings ([local-rulings.md](local-rulings.md))", "local ruling ")]
 
 
 def cited_by_games() -> dict[str, str]:
@@ -94,7 +101,7 @@ def render() -> str:
              "`fafa §5.2 (ruling 24)` is §5.2 applied as ruling 24 says (a card missed while the shoe was",
              "unheard is judged as if heard).",
              "A sub-clause without its own line (`fortune6 §3.9.3`) is told by its parent (`fortune6 §3.9`)."]
-    for title, prefix in GROUPS:
+    for title, prefix in groups():
         lines += ["", f"## {title}", "", "| clause | what it says | what tablectl does |", "|---|---|---|"]
         lines += [f"| `{key}` | {_cell(entry.says)} | {_cell(entry.does)} |"
                   for key, entry in CLAUSES.items() if key.startswith(prefix)]
@@ -104,17 +111,19 @@ def render() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m docgen.clauses")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--page", type=pathlib.Path, default=PAGE, help=f"the page to write or check (default {PAGE})")
     args = parser.parse_args(argv)
+    page: pathlib.Path = args.page
     lacking = missing()
     for citation, where in lacking.items():
         print(f"{where}: cites {citation!r}, which games/clauses.py has no line for", file=sys.stderr)
     if args.check:
-        stale = not PAGE.exists() or PAGE.read_text(encoding="utf-8") != render()
+        stale = not page.exists() or page.read_text(encoding="utf-8") != render()
         if stale:
-            print(f"{PAGE}: out of date: python3 -m docgen.clauses", file=sys.stderr)
+            print(f"{page}: out of date: python3 -m docgen.clauses", file=sys.stderr)
         return 1 if stale or lacking else 0
-    PAGE.write_text(render(), encoding="utf-8")
-    print(PAGE)
+    page.write_text(render(), encoding="utf-8")
+    print(page)
     return 1 if lacking else 0
 
 

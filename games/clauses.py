@@ -5,6 +5,9 @@ what a supervisor, a test lab or a developer reads beside a clause in `tablectl 
 by `python3 -m docgen.clauses`, whose --check also fails when the code cites a clause this
 table lacks).
 
+Each game's clauses, and how its rules text is cited, are in its folder (clauses.py, BOOK:
+games.clause_book); the rulings on the rules texts and tablectl's local rulings are here.
+
 Citations are written as the code writes them: "fafa §5.2", "fortune6 §4.1", "paigow §3.18.1.1",
 "fubacc procedure 2", "fubacc way 1", "fortune7 Tie Bet", "ruling 17a" (the rulings on the
 rules texts), "local ruling L4" (tablectl's own, docs/local-rulings.md). A compound citation
@@ -13,148 +16,15 @@ rules texts), "local ruling L4" (tablectl's own, docs/local-rulings.md). A compo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-GAME_PREFIX = {"fafa4": "fafa", "fortune7": "fortune7", "fortune6": "fortune6", "fubacc": "fubacc", "paigow": "paigow"}
-FORTUNE7_SECTIONS = ("Dealing Procedures and Round of Play", "How Winners are Determined and Paid", "Tie Bet",
-                     "One Up Bonus Bet", "Fortune 7 Bonus Bet")
+from games.clause_book import VOID_AND_STAND, Clause, ClauseBook
+from games.clause_book import clause as _c
+from games.registry import GAME_KEYS, get_clause_book
 
+BOOKS: dict[str, ClauseBook] = {key: get_clause_book(key) for key in GAME_KEYS}
+GAME_PREFIX = {key: book.cited_as for key, book in BOOKS.items()}  # games key -> its name in a citation
 
-@dataclass(frozen=True)
-class Clause:
-    says: str  # what the rules text (or ruling) says, in our words
-    does: str  # what tablectl does about it
-
-    @property
-    def line(self) -> str:
-        return f"{self.says}; tablectl: {self.does}"
-
-
-def _c(says: str, does: str) -> Clause:
-    return Clause(says, does)
-
-
-_VOID_AND_STAND = "voids the round (a durable journal record, the void lamp); earlier results stand"
-_HOLD = "holds the round for the supervisor to reconstruct it (key in, confirm), else void it"
-
-CLAUSES: dict[str, Clause] = {
-    # ------------------------------------------------------------ Fa Fa Fabulous 4 Baccarat
-    "fafa §1.1.5": _c("a natural is a two-card 8 or 9 in the initial deal", "no third card to either hand"),
-    "fafa §1.1.7": _c("Precious Pair: the first two cards of a hand form a Gold 4s, 4s, Gold or other pair",
-                      "judges the pair by rank (ruling 2)"),
-    "fafa §2.1": _c("played with 4 to 10 decks of 65 cards", "accepts decks = 4-10 (default 8)"),
-    "fafa §3.2": _c("bets close when the dealer announces \"No more bets\"", "the no_more_bets button or command closes them"),
-    "fafa §3.4": _c("a hand's point total is the right digit of its card values' sum", "counts totals so"),
-    "fafa §3.7": _c("four cards: 1st and 3rd to the Player, 2nd and 4th to the Banker", "assigns cards in that order"),
-    "fafa §3.8": _c("the Table of Play: when each hand draws a third card", "calls for a third card exactly as the table says"),
-    "fafa §3.11": _c("Banker wins with 4: Banker Fabulous 4 wins, Banker wagers push, Player wagers lose",
-                     "settles so (lamp bet_banker slow-blinks for the push)"),
-    "fafa §3.12": _c("Player wins with 4: Player Fabulous 4 wins, Player paid per §4.1 (1:2), Banker loses",
-                     "settles so"),
-    "fafa §4.1": _c("the pay table: Player/Banker 1:1 (2:1 on 1; on 4 Player 1:2, Banker push), Tie 8:1 "
-                    "(800:1 on Element Eights), Fabulous 4 50:1 / 25:1", "pays exactly this table"),
-    "fafa §4.2": _c("Precious Pair pays 30/15/12/9 to 1, once, the highest line", "pays the highest line only"),
-    "fafa §5": _c("Irregularities: what voids a round, what may be reconstructed, no late or withdrawn bets",
-                  "applies each clause; Fu Bacc borrows them (local ruling L2)"),
-    "fafa §5.1": _c("extra or missing cards in the decks' composition, or foreign cards: the round is void, "
-                    "earlier results stand (ruling 23)", _VOID_AND_STAND),
-    "fafa §5.2": _c("a hand dealt the wrong number of cards (an extra card, or one the shoe dealt unread: "
-                    "ruling 23): void unless the cards can be reconstructed", _HOLD),
-    "fafa §5.3": _c("two cards drawn at once in the initial deal, order unknown: void", _VOID_AND_STAND),
-    "fafa §5.4": _c("the order of cards in the shoe altered and not reconstructable: void", _VOID_AND_STAND),
-    "fafa §5.5": _c("not enough cards in the shoe to finish the round: void", _VOID_AND_STAND),
-    "fafa §5.6": _c("after \"No more bets\" no wager may be placed or increased", "refuses the betting commands"),
-    "fafa §5.7": _c("after \"No more bets\" a withdrawn wager is still won or lost", "settles every wager of the round"),
-    # ------------------------------------------------------------ Fortune Six Baccarat Tournament
-    "fortune6 §1.1.4": _c("a natural is a two-card 8 or 9 in the initial deal", "no third card to either hand"),
-    "fortune6 §2.1": _c("played with 4 to 10 decks of 52 cards", "accepts decks = 4-10 (default 8)"),
-    "fortune6 §3.2": _c("bets close when the dealer announces \"No more bets\"", "the no_more_bets button or command closes them"),
-    "fortune6 §3.4": _c("a hand's point total is the right digit of its card values' sum", "counts totals so"),
-    "fortune6 §3.7": _c("four cards: 1st and 3rd to the Player, 2nd and 4th to the Banker", "assigns cards in that order"),
-    "fortune6 §3.8": _c("Player/Banker Pair: the hand's first two cards are a pair", "judges pairs by rank (ruling 11)"),
-    "fortune6 §3.9": _c("the Table of Play: when each hand draws a third card", "calls for a third card exactly as the table says"),
-    "fortune6 §3.11": _c("Fortune Six wins when the Banker wins with 6, on two or three cards", "settles it 12:1 or 20:1"),
-    "fortune6 §4.1": _c("the pay table: Banker and Player 1:1 (no commission), Tie 8:1, Pairs 11:1, "
-                        "Fortune Six 12:1 two-card / 20:1 three-card", "pays exactly this table"),
-    "fortune6 §5": _c("Irregularities: what voids a round, what may be reconstructed, no late or withdrawn bets",
-                      "applies each clause; Fortune 7 borrows them (local ruling L1)"),
-    "fortune6 §5.1": _c("a foreign card found: the round is void, earlier results stand", _VOID_AND_STAND),
-    "fortune6 §5.2": _c("a hand dealt the wrong number of cards (an extra card, or one the shoe dealt unread: "
-                        "ruling 23): void unless the cards can be reconstructed", _HOLD),
-    "fortune6 §5.3": _c("two cards drawn at once in the initial deal, order unknown: void", _VOID_AND_STAND),
-    "fortune6 §5.4": _c("the order of cards in the shoe altered and not reconstructable: void", _VOID_AND_STAND),
-    "fortune6 §5.5": _c("not enough cards in the shoe to finish the round: void", _VOID_AND_STAND),
-    "fortune6 §5.6": _c("after \"No more bets\" no wager may be placed or increased", "refuses the betting commands"),
-    "fortune6 §5.7": _c("after \"No more bets\" a withdrawn wager is still won or lost", "settles every wager of the round"),
-    # ------------------------------------------------------------ Fortune 7 Baccarat (California)
-    "fortune7 Dealing Procedures and Round of Play": _c(
-        "the deal, the Table of Play and the player-dealer position rotating every two hands",
-        "deals and draws by the baccarat Table of Play; rotates the player-dealer seat"),
-    "fortune7 How Winners are Determined and Paid": _c(
-        "settlement from the player-dealer's left, line bets first, up to the player-dealer's stake",
-        "settlement order and coverage are computed in games/baccarat/california"),
-    "fortune7 Tie Bet": _c("a tie of the two hands pays 8:1; the Tie may be bet alone", "pays 8:1"),
-    "fortune7 One Up Bonus Bet": _c("the Player wins by exactly one point", "pays 30:1 on 1-0, 9:1 otherwise (ruling 7)"),
-    "fortune7 Fortune 7 Bonus Bet": _c("the Banker wins with a three-card 7", "pays 40:1 (ruling 6)"),
-    # ------------------------------------------------------------ Fu Bacc
-    "fubacc way 1": _c("against the dealer: Ante, then fold or Play (2x Ante) with one optional hit card",
-                       "takes fold / play,hit / play,stay / bonus / no_ante per spot"),
-    "fubacc way 2": _c("Lucky Monkey: two monkeys (10-K) against the dealer's up card pay 30/20/15/10/5 to 1",
-                       "settles it on the first two cards and the up card (ruling 13)"),
-    "fubacc way 3": _c("the Tie: player and dealer tie, pays 7:1", "settles it on the final hand (ruling 14)"),
-    "fubacc procedure 1": _c("each player bets Ante, Lucky Monkey and/or Tie; a Tie-only hand plays its two cards",
-                             "a spot without an Ante is declared no_ante and gets no hit card"),
-    "fubacc procedure 2": _c("\"No more bets\" before any card is dispensed",
-                             "refuses bets after it; a card before it voids (local ruling L3)"),
-    "fubacc procedure 3": _c("three cards to each live spot and three to the dealer, one deck", "deals 3-card packets (ruling 17)"),
-    "fubacc procedure 6": _c("after looking at two cards the player plays or folds", "waits for each spot's decision"),
-    "fubacc procedure 7": _c("a fold loses the Ante; a Tie wager stays on the original two cards", "settles so"),
-    "fubacc procedure 8": _c("a Play of 2x Ante, then stay on two cards or take the hit card", "takes play,stay or play,hit"),
-    "fubacc procedure 9": _c("the dealer draws the hit card on 0-5, stands on 6-9", "draws for the dealer so (ruling 16)"),
-    "fubacc procedure 10": _c("settlement starts with the player on the dealer's right", "settles spots from the highest seat down"),
-    "fubacc procedure 11": _c("on a tie the Ante loses, the Play pushes, the Tie pays 7:1", "settles so (ruling 15)"),
-    "fubacc procedure 12": _c("a two-card 8 or 9 is a natural, eligible for an Ante bonus", "offers bonus on a natural"),
-    "fubacc procedure 13": _c("natural 9: take 2:1 on the Ante and end the hand, or play on", "offers bonus (2:1) or play"),
-    "fubacc procedure 14": _c("natural 8: take 3:2 on the Ante and end the hand, or play on", "offers bonus (3:2) or play"),
-    "fubacc procedure 15": _c("two monkeys against a dealer 9: take 1:1 on the Ante and end the hand, or play on",
-                              "offers bonus (1:1) or play"),
-    # ------------------------------------------------------------ Fortune Pai Gow Poker
-    "paigow §1.1.4": _c("a foul hand: the two-card hand set higher than the five-card hand", "detects fouls (equal is not one)"),
-    "paigow §1.1.7": _c("the joker is wild for straights and flushes, otherwise an ace", "ranks hands so (ruling 20)"),
-    "paigow §3.2": _c("bets close when the dealer announces \"No more bets\"", "the no_more_bets button or command closes them"),
-    "paigow §3.6": _c("seven cards to each spot with a wager from the dealer's left, then the dealer",
-                      "deals 7-card packets in seat order, then the dealer's (ruling 17a)"),
-    "paigow §3.7.1": _c("the player sets a five-card high hand and a two-card low hand",
-                        "takes `house` or the low hand (e.g. Ks+Qs); refuses a setting not from the spot's cards"),
-    "paigow §3.7.2": _c("a low hand above the high hand is a foul: the dealer re-sets it by the House Way",
-                        "re-sets a foul by the House Way and notes it"),
-    "paigow §3.9": _c("the order of five-card (high) hands, Five Aces at the top", "ranks high hands so"),
-    "paigow §3.10": _c("the order of two-card (low) hands: pairs, then high cards", "ranks low hands so"),
-    "paigow §3.12": _c("the player wins both hands: the player wins", "pays 1:1 less 5%"),
-    "paigow §3.13": _c("the player loses both hands: the player loses", "collects the wager"),
-    "paigow §3.14": _c("one hand won, one lost: a standoff", "the wager pushes"),
-    "paigow §3.15": _c("a copy hand (equal rank) goes to the dealer", "the dealer wins copies"),
-    "paigow §3.16": _c("a hand with none of the §4.1.2 lines loses the Fortune Bonus", "settles it as lost"),
-    "paigow §3.18": _c("every seated Fortune Bonus bettor gets an Envy Bonus when another player has a "
-                       "7-card straight flush (no joker) or a Royal Match", "reports the Envy owed each spot"),
-    "paigow §3.18.1": _c("who is not eligible for an Envy Bonus (the three cases below)", "applies all three"),
-    "paigow §3.18.1.1": _c("no Envy when the dealer has a 7-card straight flush (no joker) or a Royal Match",
-                           "pays no Envy then"),
-    "paigow §3.18.1.2": _c("no Envy for a player whose own hand is a 7-card straight flush (no joker)", "pays that spot no Envy"),
-    "paigow §3.18.1.3": _c("no Envy for a player with a Royal Match unless another has a 7-card straight flush",
-                           "pays that spot no Envy unless so"),
-    "paigow §4.1.1": _c("the Standard wager pays 1:1 less 5% commission", "pays 19:20"),
-    "paigow §4.1.2": _c("the Fortune Bonus pay table, 2,500:1 down to 2:1, with Envy $250 / $50",
-                        "pays this table on the best use of all seven cards (ruling 19)"),
-    "paigow §5": _c("Irregularities: foreign cards, misdeals, exposed cards, a short or long deck, late bets",
-                    "applies each clause"),
-    "paigow §5.1": _c("a foreign card found: the round is void, earlier results stand", _VOID_AND_STAND),
-    "paigow §5.2": _c("cards dealt incorrectly: void unless whole hands can be moved to where they belong", _HOLD),
-    "paigow §5.3": _c("the dealer's hand dealt the wrong number of cards: void unless reconstructed", _HOLD),
-    "paigow §5.4": _c("two or more cards exposed during the initial deal: void", _VOID_AND_STAND),
-    "paigow §5.5": _c("a shortage or excess of cards in the deck: void", _VOID_AND_STAND),
-    "paigow §5.6": _c("after \"No more bets\" no wager may be placed or increased", "refuses the betting commands"),
-    "paigow Appendix A": _c("the House Way: how the dealer (and a fouled hand) is set", "implements it (tablectl paigow house-way)"),
+RULINGS: dict[str, Clause] = {
     # ------------------------------------------------------------ the rulings on the rules texts
     "ruling 1": _c("Fa Fa's deck: 13 ranks x 5 elements = 65 cards; 10, S, L, F count 0; 4-10 decks",
                    "uses that deck (wire codes 0x02ER)"),
@@ -198,7 +68,7 @@ CLAUSES: dict[str, Clause] = {
                           "cites fortune6 §5.N through L1"),
     "local ruling L2": _c("Fu Bacc's rules name none beyond procedure 2: Fa Fa's §5 applies by analogy",
                           "cites fafa §5.N through L2"),
-    "local ruling L3": _c("a card drawn before \"No more bets\": the deal began while bets were open", _VOID_AND_STAND),
+    "local ruling L3": _c("a card drawn before \"No more bets\": the deal began while bets were open", VOID_AND_STAND),
     "local ruling L4": _c("the shoe unheard mid-round (link lost, reboot, daemon down)",
                           "holds until its draw counter speaks: resumes when it proves no card was missed; "
                           "cards it shows unheard are judged as if heard (ruling 24); a counter that went "
@@ -218,13 +88,38 @@ CLAUSES: dict[str, Clause] = {
                           "(order altered); noted when no round is in play"),
 }
 
-_GAME = r"\b(?P<game>fafa4?|fortune6|fortune7|fubacc|paigow)\b[\s\"]*"
+
+def _game_clauses() -> dict[str, Clause]:
+    both: dict[str, Clause] = {}
+    for key, book in BOOKS.items():
+        clash = sorted(set(both) & set(book.clauses))
+        if clash:
+            raise ValueError(f"game {key!r} cites {clash} as another game does: its cited_as must be its own")
+        both.update(book.clauses)
+    return both
+
+
+CLAUSES: dict[str, Clause] = {**_game_clauses(), **RULINGS}
+
+
+def _either(words: list[str]) -> str:
+    return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True)) or "(?!)"
+
+
+# A game is named by its rules text's name or its key ("fafa", "fafa4"); the citation is the
+# rules text's name (GAME_PREFIX).
+_NAMED_AS = {**{book.cited_as: book.cited_as for book in BOOKS.values()}, **GAME_PREFIX}
+_NUMBERED = {word: book.cited_as for book in BOOKS.values() for word in book.numbered}
+_APPENDICES = {letter: book.cited_as for book in BOOKS.values() for letter in book.appendices}
+_NAMED_SECTIONS = [name for book in BOOKS.values() for name in book.named]
+_LIST = r"\d+(?:\s*-\s*\d+)?(?:\s*(?:,|and)\s*\d+(?:\s*-\s*\d+)?)*"
+_GAME = rf"\b(?P<game>{_either(list(_NAMED_AS))})\b[\s\"]*"
 _ATOM = (r"(?P<section>§\d+(?:\.\d+)*)"
-         r"|(?P<procedures>procedures?\s+\d+(?:\s*-\s*\d+)?(?:\s*(?:,|and)\s*\d+(?:\s*-\s*\d+)?)*)"
-         r"|(?P<way>way\s+\d+)|(?P<appendix>Appendix\s+\"?A\b)"
+         rf"|(?P<numbered>(?P<part>{_either(list(_NUMBERED))})s?\s+{_LIST})"
+         rf"|(?P<appendix>Appendix\s+\"?(?P<letter>{_either(list(_APPENDICES))})\b)"
          r"|(?P<local>local\s+rulings?\s+L\d+)"
          r"|(?P<rulings>rulings?\s+\d+[a-z]?(?:\s*-\s*\d+)?)"
-         r"|(?P<f7>" + "|".join(FORTUNE7_SECTIONS) + ")")
+         rf"|(?P<named>{_either(_NAMED_SECTIONS)})")
 _TOKEN = re.compile(rf"(?:{_GAME})?(?:{_ATOM})")
 _JOINER = re.compile(r"[\s,;/()&]*(?:and|or)?[\s,;/()&]*")  # what may stand between atoms of one citation
 
@@ -237,6 +132,10 @@ def _numbers(text: str) -> list[str]:
     return out
 
 
+def _book_of(cited_as: str) -> ClauseBook:
+    return next(book for book in BOOKS.values() if book.cited_as == cited_as)
+
+
 def citations(text: str, game: str | None = None) -> list[str]:
     """The citations in `text` as keys of CLAUSES, in order, each once. A bare "§5.2" belongs to
     the game named before it in the same citation, else to `game` (a games key), else it is
@@ -246,26 +145,25 @@ def citations(text: str, game: str | None = None) -> list[str]:
     default = context
     for match in _TOKEN.finditer(text):
         if match["game"]:
-            context = "fafa" if match["game"].startswith("fafa") else match["game"]
+            context = _NAMED_AS[match["game"]]
         elif not _JOINER.fullmatch(text[end:match.start()]):
             context = default
         end = match.end()
         keys: list[str] = []
         if match["section"] and context:
             keys = [f"{context} {match['section']}"]
-        elif match["procedures"]:
-            keys = [f"fubacc procedure {n}" for n in _numbers(match["procedures"].split(None, 1)[1])]
-        elif match["way"]:
-            keys = [f"fubacc {' '.join(match['way'].split())}"]
+        elif match["numbered"]:
+            part = match["part"]
+            keys = [f"{_NUMBERED[part]} {part} {n}" for n in _numbers(match["numbered"].split(None, 1)[1])]
         elif match["appendix"]:
-            keys = ["paigow Appendix A"]
+            keys = [f"{_APPENDICES[match['letter']]} Appendix {match['letter']}"]
         elif match["local"]:
             keys = [f"local ruling {match['local'].split()[-1]}"]
         elif match["rulings"]:
             number = match["rulings"].split(None, 1)[1]
             keys = [f"ruling {n}" for n in (_numbers(number) if "-" in number else [number])]
-        elif match["f7"] and context == "fortune7":
-            keys = [f"fortune7 {match['f7']}"]
+        elif match["named"] and context is not None and match["named"] in _book_of(context).named:
+            keys = [f"{context} {match['named']}"]
         found += [key for key in keys if key not in found]
     return found
 

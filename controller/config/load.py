@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.config.schema import SECTIONS, Config, exact_fraction
-from games.registry import GAME_KEYS, UnknownGame, get_game, get_table_profile
+from games.registry import DEFAULT_GAME, GAME_KEYS, UnknownGame, get_game, get_table_profile
 
-DEFAULT_GAME = "fortune6"
 TOP_LEVEL_DOCS = {
     "game": f"the game dealt at this table: one of {', '.join(GAME_KEYS)}",
     "decks": "decks in the shoe (default: the game's own; checked against the counts the game is played with)",
@@ -44,7 +43,7 @@ def load_config(path: str | Path) -> Config:
     return config_from_dict(data, source=str(path), base_dir=path.resolve().parent)
 
 
-def default_config(game: str = "fortune6") -> Config:
+def default_config(game: str = DEFAULT_GAME) -> Config:
     """The built-in defaults for `game` (what the daemon runs with when no file is given)."""
     return config_from_dict({"game": game}, source=None)
 
@@ -177,6 +176,14 @@ def _game_defaults(sections, game, problems):
     return {**sections, "shoe": shoe, "table": table}
 
 
+def _player_dealer_seats() -> tuple[int, ...]:
+    """The seats [fortune7] may name: the player-dealer seats of Fortune 7's table profile (the
+    section is named for the game, as the config format has it)."""
+    player_dealer = get_table_profile("fortune7").player_dealer
+    assert player_dealer is not None, "Fortune 7's table profile has a player-dealer"
+    return player_dealer.seats
+
+
 def _cross_checks(sections, base_dir, problems):
     timeouts, table, f7 = sections["timeouts"], sections["table"], sections["fortune7"]
     if timeouts.reconnect_max_s < timeouts.reconnect_min_s:
@@ -185,8 +192,10 @@ def _cross_checks(sections, base_dir, problems):
     for key, seats in (("table.spots", table.spots), ("fortune7.player_dealer_seats", f7.player_dealer_seats)):
         if not seats or len(set(seats)) != len(seats):
             problems.append((key, f"expected distinct seat numbers, at least one, got {list(seats)}"))
-    if not all(1 <= s <= 7 for s in f7.player_dealer_seats):
-        problems.append(("fortune7.player_dealer_seats", f"expected seats from 1 to 7, got {list(f7.player_dealer_seats)}"))
+    seats = _player_dealer_seats()
+    if not set(f7.player_dealer_seats) <= set(seats):
+        problems.append(("fortune7.player_dealer_seats",
+                         f"expected seats from {seats[0]} to {seats[-1]}, got {list(f7.player_dealer_seats)}"))
     elif f7.player_dealer_seat is not None and f7.player_dealer_seat not in f7.player_dealer_seats:
         problems.append(("fortune7.player_dealer_seat",
                          f"expected one of player_dealer_seats {list(f7.player_dealer_seats)}, got {f7.player_dealer_seat}"))

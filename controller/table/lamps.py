@@ -24,7 +24,7 @@ from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
 from controller.table.shoe import Shoe
 from games.registry import get_table_profile
-from games.table_profile import TableProfile
+from games.table_profile import SPOT_LAMP_STRIDE, TableProfile
 
 OFF, ON, SLOW, FAST = Pattern.OFF.value, Pattern.ON.value, Pattern.SLOW.value, Pattern.FAST.value
 
@@ -43,10 +43,10 @@ STATUS_LAMPS = {
     "result": (9, "on while a result is shown (result and settled)"),
 }
 
-# Lamp ids by kind: a game's result lamps from 16 on (from 80 on, 8 a spot, on a spot game),
-# spot lamps from 65, player-dealer seat lamps from 201 (games.table_profile says which exist).
-RESULT_BASE, SPOT_BASE, SPOT_RESULT_BASE, SEAT_BASE = 16, 64, 80, 200
-SPOT_RESULT_STRIDE = 8  # ids per spot for its result lamps
+# Lamp ids by kind: a game's result lamps as its profile states them (16 on by custom; from 80
+# on, 8 a spot, on a spot game), spot lamps from 65, player-dealer seat lamps from 201
+# (games.table_profile says which exist).
+SPOT_BASE, SEAT_BASE = 64, 200
 
 
 @dataclass(frozen=True)
@@ -62,23 +62,40 @@ def lamp_list(game_key: str) -> tuple[Lamp, ...]:
     return lamps_of(get_table_profile(game_key))
 
 
+class LampClash(ValueError):
+    """A table profile whose lamps would share a wire id, or leave uint8."""
+
+
 def lamps_of(profile: TableProfile) -> tuple[Lamp, ...]:
     lamps = [Lamp(name, lamp_id, meaning) for name, (lamp_id, meaning) in STATUS_LAMPS.items()]
-    keys, spots = profile.result_lamps, profile.spots
+    areas, spots = profile.result_lamps, profile.spots
     if not spots:
-        lamps += [Lamp(f"bet_{key}", RESULT_BASE + i, f"{key} wager: on win, slow blink push, off lose")
-                  for i, key in enumerate(keys)]
+        lamps += [Lamp(f"bet_{key}", lamp_id, f"{key} wager: on win, slow blink push, off lose")
+                  for key, lamp_id in areas.items()]
     for spot in range(1, spots + 1):
         lamps.append(Lamp(f"spot{spot}", SPOT_BASE + spot,
                           f"spot {spot}: on when live; fast blink while its decision is awaited"))
     for spot in range(1, spots + 1):
-        base = SPOT_RESULT_BASE + (spot - 1) * SPOT_RESULT_STRIDE
-        lamps += [Lamp(f"spot{spot}_{key}", base + i, f"spot {spot} {key}: on win, slow blink push, off lose")
-                  for i, key in enumerate(keys)]
+        lamps += [Lamp(f"spot{spot}_{key}", lamp_id + (spot - 1) * SPOT_LAMP_STRIDE,
+                       f"spot {spot} {key}: on win, slow blink push, off lose")
+                  for key, lamp_id in areas.items()]
     if profile.player_dealer is not None:
         lamps += [Lamp(f"player_dealer_{seat}", SEAT_BASE + seat, f"on: seat {seat} holds the player-dealer position")
                   for seat in profile.player_dealer.seats]
-    return tuple(lamps)
+    _check_ids(lamps, profile)
+    return tuple(sorted(lamps, key=lambda lamp: lamp.id))
+
+
+def _check_ids(lamps: list[Lamp], profile: TableProfile) -> None:
+    by_id: dict[int, str] = {}
+    for lamp in lamps:
+        if not 0 < lamp.id < 256:
+            raise LampClash(f"lamp {lamp.name} has id {lamp.id}: a lamp id is 1-255")
+        if lamp.id in by_id:
+            raise LampClash(f"lamps {by_id[lamp.id]} and {lamp.name} both have id {lamp.id}")
+        by_id[lamp.id] = lamp.name
+    if profile.spots and max(profile.result_lamps.values()) - min(profile.result_lamps.values()) >= SPOT_LAMP_STRIDE:
+        raise LampClash(f"a spot's result lamps must lie within {SPOT_LAMP_STRIDE} ids, got {dict(profile.result_lamps)}")
 
 
 def lamp_ids(game_key: str) -> dict[str, int]:

@@ -8,6 +8,8 @@ They share one core and differ only in deck, pay tables and irregularity clauses
   irregularities  each game's §5 (or, for Fortune 7, local ruling L1) as data
   counting        exact counts of every coup off a full shoe (for `tablectl odds`)
   odds            the OddsReport built from a game's own pay tables
-  fafa4, fortune7, fortune6   the games: GAME and odds(decks)
   california      Fortune 7's player-dealer: rotation, settlement with coverage, fee schedules
+  round_marks     what a scoreboard notes of a decided round (its counts from the game's TABLE)
+
+The games themselves are folders of their own: games/fafa4, games/fortune7, games/fortune6.
 """

@@ -61,11 +61,13 @@ def section5_rules(tag: str, table_of_play: str, foreign_names_deck: bool = Fals
     return rules
 
 
-def local_l1_rules(table_of_play: str) -> dict[K, IrregularityRule]:
-    """Fortune 7: Fortune Six's §5 clause for clause, cited as local ruling L1 (fortune6 §5.N)."""
-    rules = section5_rules("fortune6", table_of_play)
+def borrowed_rules(lender: str, ruling: str, table_of_play: str) -> dict[K, IrregularityRule]:
+    """A game whose rules name no irregularities borrows another's §5 clause for clause (`lender`
+    is its citation name), cited as `ruling` (lender §5.N): Fortune 7 takes Fortune Six's
+    through local ruling L1."""
+    rules = section5_rules(lender, table_of_play)
     for kind, (number, consequence, summary) in _SECTION5.items():
-        rules[kind] = _rule(kind, f"local ruling L1 (fortune6 §5.{number})", consequence, summary)
+        rules[kind] = _rule(kind, f"{ruling} ({lender} §5.{number})", consequence, summary)
     return rules
 
 

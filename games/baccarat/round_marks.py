@@ -1,12 +1,9 @@
 """What a scoreboard notes of a decided baccarat round: its outcome for the roads (winner and
 pairs), whether a natural was dealt, and the game's own counted events.
 
-The game's own events are read off the game's own settlement (`settle_coup`), so the board
-counts exactly what the pay tables pay:
-  fortune6  Fortune Six wins: the banker wins with 6 (fortune6 §3.11, ruling 11)
-  fortune7  three-card 7s: the banker wins with a three-card 7 (ruling 6)
-  fafa4     Element Eights: a tie of two 4s against two 4s (ruling 4); Fabulous 4s: a side
-            wins with 4 (fafa §3.11, §3.12)
+The game's own events are its table profile's board counts (TABLE.board_counts: Fortune
+Six wins, three-card 7s, Element Eights ...), read off the game's own settlement
+(`settle_coup`), so the board counts exactly what the pay tables pay.
 """
 from __future__ import annotations
 
@@ -15,32 +12,23 @@ from dataclasses import dataclass
 
 from games.baccarat.coup import BANKER, PLAYER, TIE, coup_of
 from games.baccarat.engine import BaccaratGame
-from games.baccarat.fafa4 import ELEMENT_EIGHTS
 from games.baccarat.roads import Outcome
 from games.baccarat.table_of_play import cards_total, is_natural
 from games.cards import Card
+from games.registry import get_table_profile
 
 WINNER_TOKENS = {BANKER: "B", PLAYER: "P", TIE: "T"}
 
-# game -> (count name, wager key, the pay line that counts it or None for any winning line)
-GAME_EVENTS: dict[str, tuple[tuple[str, str, str | None], ...]] = {
-    "fortune6": (("fortune_six", "fortune6", None),),
-    "fortune7": (("three_card_7", "fortune7", None),),
-    "fafa4": (("element_eights", "tie", ELEMENT_EIGHTS), ("fabulous4", "player_fabulous4", None),
-              ("fabulous4", "banker_fabulous4", None)),
-}
-
-
 def game_event_names(game_key: str) -> list[str]:
-    """The game's own counts, in the order a board shows them (none for other games)."""
-    return list(dict.fromkeys(name for name, _, _ in GAME_EVENTS.get(game_key, ())))
+    """The game's own counts, in the order a board shows them (its profile's board counts)."""
+    return [count.name for count in get_table_profile(game_key).board_counts]
 
 
 @dataclass(frozen=True)
 class RoundMarks:
     outcome: Outcome
     natural: bool  # either hand's first two cards total 8 or 9
-    events: tuple[str, ...]  # the game's own counts this round adds to (GAME_EVENTS)
+    events: tuple[str, ...]  # the game's own counts this round adds to (TABLE.board_counts)
 
 
 def is_pair(cards: Sequence[Card]) -> bool:
@@ -53,7 +41,7 @@ def round_marks(game: BaccaratGame, winner: str, player: Sequence[Card], banker:
     outcome = Outcome(WINNER_TOKENS[winner], banker_pair=is_pair(banker), player_pair=is_pair(player))
     natural = is_natural(cards_total(player[:2]), cards_total(banker[:2]))
     settled = game.settle_coup(coup_of(player, banker))
-    events = tuple(dict.fromkeys(
-        name for name, wager, line in GAME_EVENTS.get(game.key, ())
-        if settled.get(wager) is not None and (line is None or settled[wager] == line)))
+    events = tuple(count.name for count in get_table_profile(game.key).board_counts
+                   if any(settled.get(wager) is not None and (line is None or settled[wager] == line)
+                          for wager, line in count.pays))
     return RoundMarks(outcome, natural, events)

@@ -2,6 +2,7 @@
 
 Modules: `hands` (points, dealer's draw, naturals, monkeys), `wagers` (pay tables as data and
 the settlement of one spot), `irregularities` (what voids, holds or refuses, and why),
-`game` (the Game the controller drives; registry entry), `strategy` (exact optimal play of
-the Ante), `odds` (the `tablectl odds fubacc` report).
+`game` (the Game the controller drives, its TABLE; registry entry), `clauses` (BOOK: its
+clauses), `strategy` (exact optimal play of the Ante), `demo` (the demo's players deciding by
+it), `odds` (the `tablectl odds fubacc` report).
 """

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 from games.analysis import BetOdds
 from games.cards import Card, DeckKind
+from games.fubacc.demo import OptimalFuBacc
 from games.fubacc.hands import bonus_line, cards_total, dealer_draws, two_monkeys
 from games.fubacc.irregularities import IRREGULARITIES
 from games.fubacc.odds import odds, odds_for
@@ -206,13 +207,15 @@ def _why(choice: str) -> str:
 GAME = FuBacc()
 
 # The table: seven spots, each with its lamp and result lamps; spot buttons and a button per
-# decision; a fresh single deck every round from a shuffler, no burn.
+# decision; a fresh single deck every round from a shuffler, no burn. The demo's players play
+# the optimal strategy.
 TABLE = TableProfile(
-    result_lamps=tuple(GAME.wagers),
+    result_lamps={"ante": 80, "play": 81, "lucky_monkey": 82, "tie": 83},
     spots=GAME.max_spots,
     buttons=(*spot_buttons(GAME.max_spots, "spot {n}: toggle live while betting; select for the next decision"),
              *decision_buttons(21, (FOLD, PLAY_ON, HIT, STAY, BONUS, NO_ANTE))),
     burn=False, deck_per_round=True, default_spots=(1,),
+    demo_player=OptimalFuBacc,
 )
 
 

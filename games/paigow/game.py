@@ -147,7 +147,7 @@ GAME = PaiGowGame()
 # The table: six spots, each with its lamp and result lamps; spot buttons and one to set the
 # selected spot's hand by the House Way; one deck of 53 a round from a shuffler (ruling 17a), no burn.
 TABLE = TableProfile(
-    result_lamps=tuple(GAME.wagers),
+    result_lamps={"standard": 80, "fortune_bonus": 81},
     spots=GAME.max_spots,
     buttons=(*spot_buttons(GAME.max_spots, "spot {n}: toggle live while betting; select for the next setting"),
              Button(26, "decide", {"decision": HOUSE}, meaning="the selected spot is set by the House Way")),

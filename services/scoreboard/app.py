@@ -5,6 +5,8 @@
                  game, shoe, round, last result with both hands' cards, counts, voids, the round
                  in progress ("live") and the daemon's link
     /events      server-sent events (stream.py): `update` with id = journal seq, and `link`
+    /game-labels.js  the games' own words for the board (their counts, in every language the
+                 board speaks), from each game's table profile, added to static/labels.js's LABELS
     /static/...  the page's files
 
 It only reads: there is no route that takes a command or writes anything.
@@ -23,6 +25,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from services.scoreboard.board import game_labels_script
 from services.scoreboard.stream import BoardStream
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -49,6 +52,11 @@ def create_app(stream: BoardStream, on_ready: Callable[[], None] | None = None) 
     async def roads_json(request: Request) -> Response:
         return JSONResponse(stream.snapshot(), headers=NO_CACHE)
 
+    labels_script = game_labels_script()
+
+    async def game_labels(request: Request) -> Response:
+        return Response(labels_script, media_type="text/javascript", headers=NO_CACHE)
+
     async def events(request: Request) -> Response:
         first, display = stream.connect(request.headers.get("last-event-id"))
 
@@ -66,6 +74,7 @@ def create_app(stream: BoardStream, on_ready: Callable[[], None] | None = None) 
     routes = [
         Route("/", board_page),
         Route("/roads.json", roads_json),
+        Route("/game-labels.js", game_labels),
         Route("/events", events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -1,6 +1,6 @@
 """`Board`: the table's story as the scoreboard shows it, folded from journal records in order.
 
-Baccarat (fafa4, fortune7, fortune6): the current shoe's decided rounds make the roads
+The baccarat games: the current shoe's decided rounds make the roads
 (games/baccarat/roads.py), the counts and the game's own counts; a void takes its round off
 the roads (a result stands until the next round opens: an extra card under §5.2 and then the
 supervisor's void can still undo it) and raises the banner with its clause. Fu Bacc and
@@ -11,6 +11,7 @@ Pai Gow have no roads: each spot's result and the recent rounds' history.
 """
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ from games.baccarat.engine import BaccaratGame
 from games.baccarat.roads import Outcome, roads
 from games.baccarat.round_marks import RoundMarks, game_event_names, round_marks
 from games.cards import CardError, parse_cards
-from games.registry import GAME_KEYS, get_game
+from games.registry import GAME_KEYS, get_game, get_table_profile
+from games.table_profile import BOARD_LANGUAGES
 from services.scoreboard.live_round import LiveRound
 
 HISTORY = 20  # recent rounds kept for a spot game's history
@@ -46,8 +48,8 @@ class Board:
         self._start(game)
 
     def _start(self, game: str) -> None:
-        self.game = game if game in GAME_KEYS else "fortune6"
-        spec = get_game(self.game)
+        spec = get_game(game)  # an unknown game is an error (UnknownGame), never another game
+        self.game = game
         self.title = spec.title
         self.baccarat = isinstance(spec, BaccaratGame)
         self.live: LiveRound | None = None
@@ -230,6 +232,7 @@ class Board:
             out.update(board)
             out["game_counts"] = {"naturals": sum(r.marks.natural for r in self.rounds),
                                   **{name: sum(name in r.marks.events for r in self.rounds) for name in events}}
+            out["count_labels"] = {count.name: dict(count.labels) for count in get_table_profile(self.game).board_counts}
             out["last_result"] = self.rounds[-1].result if self.rounds else None
         else:
             out["history"] = list(self.history)
@@ -238,6 +241,26 @@ class Board:
 
     def round_json(self) -> dict[str, Any] | None:
         return self.live.to_json() if self.live is not None else None
+
+
+def game_labels() -> dict[str, dict[str, str]]:
+    """language -> count name -> label, for every registered game's board counts."""
+    labels: dict[str, dict[str, str]] = {lang: {} for lang in BOARD_LANGUAGES}
+    for key in GAME_KEYS:
+        for count in get_table_profile(key).board_counts:
+            for lang in BOARD_LANGUAGES:
+                if labels[lang].setdefault(count.name, count.labels[lang]) != count.labels[lang]:
+                    raise ValueError(f"board count {count.name!r}: {key} calls it {count.labels[lang]!r} in {lang}, "
+                                     f"another game {labels[lang][count.name]!r}")
+    return labels
+
+
+def game_labels_script() -> str:
+    """/game-labels.js: the games' own words added to the page's LABELS (static/labels.js)."""
+    lines = ['"use strict";', "// The games' own words (each game's table profile: its board counts), from games.registry."]
+    lines += [f"Object.assign(LABELS[{json.dumps(lang)}], {json.dumps(words, ensure_ascii=False, sort_keys=True)});"
+              for lang, words in game_labels().items()]
+    return "\n".join(lines) + "\n"
 
 
 _HANDLERS = {

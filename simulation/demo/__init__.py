@@ -5,9 +5,9 @@ the demo acting as the dealer, the players and the supervisor.
     run_headless(DemoOptions(game="fubacc", rounds=3, seed=7), sys.stdout)   # JSON lines
 
 Parts: choices (the seeded spots, player-dealer offers, faults, supervisor), rounds.DemoTable
-(one round per play() -> its JSON line), faults (injection through the rig, the supervisor),
-optimal_fubacc (Fu Bacc decisions from games/fubacc/strategy.py), player_dealer (Fortune 7's
-offers), report (the JSON line), view (the live screen), session (start/stop, the two modes),
+(one round per play() -> its JSON line; the players decide as the game's table profile says,
+e.g. Fu Bacc's games/fubacc/demo.py), faults (injection through the rig, the supervisor),
+player_dealer (Fortune 7's offers), report (the JSON line), view (the live screen), session (start/stop, the two modes),
 stopping (Ctrl-C), paced_rig (the live pace). docs/demo.md describes the command.
 """
 from simulation.demo.choices import Choices, FaultPlan

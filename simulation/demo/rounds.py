@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from games.registry import get_game
+from games.registry import get_game, get_table_profile
 from simulation.demo.choices import Choices
 from simulation.demo.faults import Supervisor, initial_deal_size, strike
-from simulation.demo.optimal_fubacc import OptimalFuBacc
 from simulation.demo.player_dealer import PlayerDealerOffers
 from simulation.demo.report import round_line
 from simulation.rig import Rig, RigError
@@ -24,14 +23,15 @@ class DemoTable:
         self.log: list[str] = []  # what the demo did (faults, supervisor, offers), for the live view
         self.supervisor = Supervisor(rig, choices)
         self.offers = PlayerDealerOffers(rig, choices, self.log)
-        self.fubacc = OptimalFuBacc(rig.decks) if rig.game == "fubacc" else None
+        demo_player = get_table_profile(rig.game).demo_player  # the game's own players (Fu Bacc: optimal)
+        self.players = demo_player(rig.decks) if demo_player is not None else None
 
     def play(self) -> dict:
         """One round, from the offer of the player-dealer position (Fortune 7) and the live
         spots to the result (confirmed) or the void; its JSON line."""
         rig = self.rig
-        if self.fubacc is not None:
-            self.fubacc.new_round()
+        if self.players is not None:
+            self.players.new_round()
         self.offers.before_round()
         spots = self.choices.live_spots()
         mark = rig.events.mark()
@@ -86,11 +86,12 @@ class DemoTable:
                     return end
 
     def _decide(self, spot: int, options: Sequence[str]) -> str | None:
-        """Fu Bacc: the optimal strategy for the spot's two cards against the up card, as the
-        daemon dealt them; Pai Gow: the House Way; otherwise the rig's plain decision."""
+        """The game's own players (its table profile's demo_player: Fu Bacc plays the optimal
+        strategy for the spot's two cards against the up card, as the daemon dealt them);
+        otherwise the rig's plain decision (Pai Gow: the House Way)."""
         choice: str | None
-        if self.fubacc is not None:
-            choice = self.fubacc.decide(spot, options, self.rig.status()["hands"])
+        if self.players is not None:
+            choice = self.players.decide(spot, options, self.rig.status()["hands"])
         else:
             choice = plain_decision(spot, list(options))
         self._step()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from games.registry import get_game
+from games.registry import DEFAULT_GAME, get_game
 from simulation.demo.choices import Choices
 from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.paced_rig import PacedRig
@@ -26,7 +26,7 @@ RESULT_PAUSE = 2  # the live view shows a round's end this many paces before the
 
 @dataclass(frozen=True)
 class DemoOptions:
-    game: str = "fortune6"
+    game: str = DEFAULT_GAME
     rounds: int | None = None  # None: the live view until Ctrl-C
     seed: int = 1
     decks: int | None = None  # None: the game's default

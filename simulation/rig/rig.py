@@ -14,7 +14,7 @@ from controller.journal import Record, RoundView, iter_records, last_rounds, ope
 from controller.table import lamp_ids
 from firmware_bridge.sim.lights import DEFAULT_LAMPS
 from firmware_bridge.sim.panel import DEFAULT_BUTTONS
-from games.registry import get_game
+from games.registry import DEFAULT_GAME, get_game
 from simulation.rig.config_file import rig_config, toml_text
 from simulation.rig.daemon_process import DaemonProcess
 from simulation.rig.dealer import DealerMixin
@@ -31,7 +31,7 @@ SIM_PATTERN = {"off": "off", "on": "on", "slow_blink": "slow", "fast_blink": "fa
 
 
 class Rig(DealerMixin):
-    def __init__(self, game: str = "fortune6", *, seed: int = 1, decks: int | None = None,
+    def __init__(self, game: str = DEFAULT_GAME, *, seed: int = 1, decks: int | None = None,
                  cards: list[str] | str | None = None, cut_card: int | None = None, config: dict | None = None,
                  directory: str | Path | None = None, notify: bool = True, watchdog_usec: int | None = None,
                  absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False,

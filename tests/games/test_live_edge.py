@@ -5,9 +5,9 @@ from fractions import Fraction
 
 import pytest
 
-from games.baccarat import fortune6
 from games.baccarat.odds import layout_odds
 from games.cards import Card, DeckKind, parse_card, parse_cards
+from games.fortune6 import game as fortune6
 from games.live_edge import cards_left, live_edge
 from games.paigow.bonus import seven_card_flags
 from games.paigow.bonus_count import count_flags_of, tally

@@ -1,12 +1,12 @@
 // The board's words in English and Traditional Chinese, the games' titles (game_<key>) included. The language comes from the server
 // (config scoreboard.lang or --lang) unless the page is opened with ?lang=en or ?lang=zh-Hant.
+// Each game's own counts are labelled by the game (its table profile), in /game-labels.js.
 "use strict";
 
 const LABELS = {
   "en": {
     B: "Banker", P: "Player", T: "Tie", bead_B: "B", bead_P: "P", bead_T: "T",
     banker_pair: "Banker pair", player_pair: "Player pair", naturals: "Naturals", natural: "Natural",
-    fortune_six: "Fortune Six", three_card_7: "Three-card 7", element_eights: "Element Eights", fabulous4: "Fabulous 4",
     big_road: "Big Road", bead_plate: "Bead Plate", big_eye_boy: "Big Eye Boy", small_road: "Small Road",
     cockroach_pig: "Cockroach Pig", ask_road: "Ask Road", counts: "Counts", rounds: "Rounds",
     last_result: "Last result", in_progress: "Round in progress", last_round: "Last round", recent_rounds: "Recent rounds",
@@ -27,7 +27,6 @@ const LABELS = {
   "zh-Hant": {
     B: "莊", P: "閒", T: "和", bead_B: "莊", bead_P: "閒", bead_T: "和",
     banker_pair: "莊對", player_pair: "閒對", naturals: "例牌", natural: "例牌",
-    fortune_six: "幸運六", three_card_7: "三張七", element_eights: "五行八", fabulous4: "發發4",
     big_road: "大路", bead_plate: "珠盤路", big_eye_boy: "大眼仔", small_road: "小路",
     cockroach_pig: "曱甴路", ask_road: "問路", counts: "統計", rounds: "局數",
     last_result: "上局結果", in_progress: "本局", last_round: "上局", recent_rounds: "近局",

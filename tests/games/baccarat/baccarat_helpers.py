@@ -1,8 +1,10 @@
 """Shared by the baccarat tests: the three games and cards of a given point value."""
 from __future__ import annotations
 
-from games.baccarat import fafa4, fortune6, fortune7
 from games.cards import Card
+from games.fafa4 import game as fafa4
+from games.fortune6 import game as fortune6
+from games.fortune7 import game as fortune7
 
 GAMES = {"fafa4": fafa4.GAME, "fortune7": fortune7.GAME, "fortune6": fortune6.GAME}
 GAME_LIST = list(GAMES.values())

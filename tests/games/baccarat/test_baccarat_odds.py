@@ -8,10 +8,12 @@ from baccarat_helpers import card_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.baccarat import fafa4, fortune6, fortune7
 from games.baccarat.counting import coup_counts, falling, point_counts, total_prefixes
 from games.baccarat.coup import coup_of
 from games.cards import DeckKind
+from games.fafa4 import game as fafa4
+from games.fortune6 import game as fortune6
+from games.fortune7 import game as fortune7
 from games.round import Complete
 
 

@@ -7,12 +7,12 @@ import re
 import pytest
 
 from games.clauses import CLAUSES
+from games.fubacc.demo import OptimalFuBacc, optimal_action
 from games.fubacc.strategy import optimal_strategy
 from games.registry import get_game
 from simulation.demo.choices import FAULT_KINDS, Choices
 from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.faults import initial_deal_size
-from simulation.demo.optimal_fubacc import OptimalFuBacc, optimal_action
 from simulation.demo.place import demo_directory
 from simulation.demo.report import lamps_lit, shoe_order
 from simulation.demo.view import ViewState, event_line, fit, history_token, lamp_groups, render, short_paths

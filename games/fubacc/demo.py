@@ -1,4 +1,4 @@
-"""Fu Bacc decisions from the exact optimal Ante strategy (games/fubacc/strategy.py).
+"""The demo's Fu Bacc players: decisions from the exact optimal Ante strategy (strategy.py).
 
 The strategy is a table over what the player sees: the points of the spot's two cards and the
 dealer's up card. A strategy action such as "play,hit" is two panel decisions: "play" when the

@@ -16,7 +16,7 @@ from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import section5_rules
 from games.cards import Card, DeckKind
 from games.round import Pay, PayLine, Wager
-from games.table_profile import TableProfile
+from games.table_profile import BoardCount, TableProfile
 
 TABLE_OF_PLAY = "fafa §3.8"
 ELEMENT_EIGHTS = "tie on element eights"
@@ -89,8 +89,15 @@ GAME = BaccaratGame(
     pair_wagers={"player_precious_pair": (PLAYER, precious_pair), "banker_precious_pair": (BANKER, precious_pair)},
 )
 
-# The table: a result lamp per betting area; an 8-deck style shoe that burns.
-TABLE = TableProfile(result_lamps=tuple(GAME.wagers))
+# The table: a result lamp per betting area; an 8-deck style shoe that burns; the board counts
+# Element Eights (ruling 4) and Fabulous 4s (fafa §3.11, §3.12).
+TABLE = TableProfile(
+    result_lamps={"player": 16, "banker": 17, "tie": 18, "player_fabulous4": 19, "banker_fabulous4": 20,
+                  "player_precious_pair": 21, "banker_precious_pair": 22},
+    board_counts=(BoardCount("element_eights", {"en": "Element Eights", "zh-Hant": "五行八"}, (("tie", ELEMENT_EIGHTS),)),
+                  BoardCount("fabulous4", {"en": "Fabulous 4", "zh-Hant": "發發4"},
+                             (("player_fabulous4", None), ("banker_fabulous4", None)))),
+)
 
 
 def odds(decks: int = 8) -> OddsReport:

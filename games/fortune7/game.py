@@ -14,10 +14,10 @@ from games.baccarat import odds as baccarat_odds
 from games.baccarat.california.seats import SEATS
 from games.baccarat.coup import BANKER, PLAYER, TIE, Coup
 from games.baccarat.engine import BaccaratGame
-from games.baccarat.irregularities import local_l1_rules
+from games.baccarat.irregularities import borrowed_rules
 from games.cards import Card, DeckKind
 from games.round import Pay, PayLine, Wager
-from games.table_profile import Button, PlayerDealer, TableProfile, spot_buttons
+from games.table_profile import BoardCount, Button, PlayerDealer, TableProfile, spot_buttons
 
 TABLE_OF_PLAY = "fortune7 Dealing Procedures and Round of Play"
 THREE_CARD_7 = "banker wins with a three-card 7"
@@ -59,17 +59,19 @@ GAME = BaccaratGame(
     deck_counts=(8,),  # "The game is played using 8 standard 52-card deck"
     default_decks=8,
     wagers=WAGERS,
-    irregularities=local_l1_rules(TABLE_OF_PLAY),
+    irregularities=borrowed_rules("fortune6", "local ruling L1", TABLE_OF_PLAY),
     settle_coup=settle_coup,
 )
 
 # The table: a result lamp per betting area, a lamp per seat for the player-dealer position,
-# seat buttons to pick who takes it; an 8-deck shoe that burns.
+# seat buttons to pick who takes it; an 8-deck shoe that burns; the board counts three-card 7s
+# (ruling 6).
 TABLE = TableProfile(
-    result_lamps=tuple(GAME.wagers),
+    result_lamps={"player": 16, "banker": 17, "tie": 18, "one_up": 19, "fortune7": 20},
     buttons=(*spot_buttons(len(SEATS), "seat {n}: select (for the player-dealer button)"),
              Button(30, "player_dealer", meaning="the selected seat takes the player-dealer position")),
     player_dealer=PlayerDealer(SEATS, "Fortune 7"),
+    board_counts=(BoardCount("three_card_7", {"en": "Three-card 7", "zh-Hant": "三張七"}, (("fortune7", None),)),),
 )
 
 

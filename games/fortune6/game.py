@@ -14,7 +14,7 @@ from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import section5_rules
 from games.cards import Card, DeckKind
 from games.round import Pay, PayLine, Wager
-from games.table_profile import TableProfile
+from games.table_profile import BoardCount, TableProfile
 
 TABLE_OF_PLAY = "fortune6 §3.9"
 SIX_ON_TWO, SIX_ON_THREE = "banker wins with two cards totalling six", "banker wins with three cards totalling six"
@@ -60,8 +60,12 @@ GAME = BaccaratGame(
     pair_wagers={"player_pair": (PLAYER, pair), "banker_pair": (BANKER, pair)},
 )
 
-# The table: a result lamp per betting area; an 8-deck style shoe that burns.
-TABLE = TableProfile(result_lamps=tuple(GAME.wagers))
+# The table: a result lamp per betting area; an 8-deck style shoe that burns; the board counts
+# Fortune Six wins (fortune6 §3.11, ruling 11).
+TABLE = TableProfile(
+    result_lamps={"player": 16, "banker": 17, "tie": 18, "player_pair": 19, "banker_pair": 20, "fortune6": 21},
+    board_counts=(BoardCount("fortune_six", {"en": "Fortune Six", "zh-Hant": "幸運六"}, (("fortune6", None),)),),
+)
 
 
 def odds(decks: int = 8) -> OddsReport:

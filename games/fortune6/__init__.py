@@ -1,0 +1,1 @@
+"""Fortune Six Baccarat Tournament: `game` (GAME, TABLE, odds; registry entry), `clauses` (BOOK)."""
