@@ -1,0 +1,200 @@
+"""A round's wagers settled in money: what each bettor nets and what stands on each space after.
+
+    stakes = (Stake(1, "banker", Fraction(25)),)
+    money = settle(game, result, stakes, MoneyRules())       # raises BadWager naming the wager
+    money.space(1, "banker").back                             # 50: what the space should hold
+
+`check_stakes` refuses what no result could settle (an unknown bet or seat, a bonus without its
+line wager, a bad amount) and can run before the deal; `settle` also checks the stakes against
+the decided round (a Fu Bacc Play follows from the Ante when the spot plays) and settles them;
+`returned` gives every stake back, as on a void round.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from games.money.amounts import BadAmount, MoneyRules, format_amount
+from games.money.table_rules import (
+    BACCARAT_SEATS,
+    COMMISSIONS,
+    DERIVED,
+    FIXED_BONUSES,
+    NEEDS,
+    PRESUPPOSED,
+    SEATS_CLAUSE,
+)
+from games.round import BetResult, Game, Result, RoundResult
+
+
+class BadWager(ValueError):
+    """A wager the rules or the round cannot take; the message names it and why."""
+
+
+@dataclass(frozen=True)
+class Stake:
+    """A wager as placed: `seat` (a baccarat seat, or the spot of a spot game), `bet` (a key of
+    the game's wagers), `amount` in currency."""
+
+    seat: int
+    bet: str
+    amount: Fraction
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.bet}={format_amount(self.amount)}"
+
+
+@dataclass(frozen=True)
+class Settled:
+    """One wager after the result: `net` the bettor's gain (negative on a loss), `back` what
+    stands on the space after settlement (stake plus win, the stake on a push, 0 on a loss),
+    `commission` what the house kept of a win (0 where none is due)."""
+
+    seat: int
+    bet: str
+    stake: Fraction
+    net: Fraction
+    back: Fraction
+    commission: Fraction = Fraction(0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "bet": self.bet, "stake": format_amount(self.stake), "net": format_amount(self.net),
+                "back": format_amount(self.back), "commission": format_amount(self.commission)}
+
+
+@dataclass(frozen=True)
+class RoundMoney:
+    wagers: tuple[Settled, ...]
+
+    @property
+    def house_net(self) -> Fraction:
+        """What the house nets over the round: every bettor's net, with the sign turned."""
+        return -sum((w.net for w in self.wagers), Fraction(0))
+
+    def space(self, seat: int, bet: str) -> Settled:
+        """The settled wager on one space (what a bet sensor there should read is its `back`)."""
+        for wager in self.wagers:
+            if (wager.seat, wager.bet) == (seat, bet):
+                return wager
+        raise KeyError(f"no wager on seat {seat} {bet}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"wagers": [w.to_json() for w in self.wagers], "house_net": format_amount(self.house_net)}
+
+
+def seats_of(game: Game, spots: Sequence[int]) -> tuple[int, ...]:
+    return tuple(spots) if game.uses_spots else BACCARAT_SEATS
+
+
+def check_stakes(game: Game, stakes: Sequence[Stake], spots: Sequence[int], rules: MoneyRules) -> None:
+    """Refuse what no result could settle: a bad amount, an unknown bet or seat, a wager named
+    twice, a bonus without the line wager it needs."""
+    seats, seen = seats_of(game, spots), set()
+    for stake in stakes:
+        try:
+            rules.check_stake(stake.amount)
+        except BadAmount as bad:
+            raise BadWager(f"wager {stake}: {bad}") from None
+        if stake.bet not in game.wagers:
+            raise BadWager(f"wager {stake}: {game.key} has no bet {stake.bet!r} (one of {', '.join(game.wagers)})")
+        if stake.seat not in seats:
+            where = (f"spot {stake.seat} is not live (spots {','.join(map(str, seats))})" if game.uses_spots
+                     else f"{game.key} has seats {seats[0]}-{seats[-1]} ({SEATS_CLAUSE})")
+            raise BadWager(f"wager {stake}: unknown seat: {where}")
+        if (stake.seat, stake.bet) in seen:
+            raise BadWager(f"wager {stake}: seat {stake.seat} {stake.bet} is wagered twice")
+        seen.add((stake.seat, stake.bet))
+    for stake in stakes:
+        needs = NEEDS.get(game.key, {}).get(stake.bet)
+        if needs and not any((stake.seat, line) in seen for line in needs.any_of):
+            raise BadWager(f"wager {stake}: {stake.bet} needs a {' or '.join(needs.any_of)} wager at seat "
+                           f"{stake.seat} ({needs.clause})")
+
+
+def returned(game: Game, stakes: Sequence[Stake], spots: Sequence[int], rules: MoneyRules) -> RoundMoney:
+    """Every stake back on its space, nothing won or lost: the money of a void round."""
+    check_stakes(game, stakes, spots, rules)
+    return RoundMoney(tuple(Settled(s.seat, s.bet, s.amount, Fraction(0), s.amount) for s in _ordered(game, stakes)))
+
+
+def settle(game: Game, result: RoundResult, stakes: Sequence[Stake], rules: MoneyRules) -> RoundMoney:
+    """Settle `stakes` on the decided round `result` of `game` (spots: `result.spots`)."""
+    spots = tuple(result.spots) if game.uses_spots else ()
+    check_stakes(game, stakes, spots, rules)
+    placed = _with_derived(game, result, stakes)
+    settled = [_settle_one(game, stake, _bets_at(game, result, stake.seat), rules) for stake in placed]
+    settled.extend(_fixed_bonuses(game, result, placed, rules))
+    return RoundMoney(tuple(settled))
+
+
+def _bets_at(game: Game, result: RoundResult, seat: int) -> Mapping[str, BetResult]:
+    if not game.uses_spots:
+        return result.bets
+    bets = result.spots[seat].get("bets", {})
+    assert isinstance(bets, Mapping)
+    return bets
+
+
+def _with_derived(game: Game, result: RoundResult, stakes: Sequence[Stake]) -> list[Stake]:
+    """The stakes in layout order, with each derived stake (Fu Bacc's Play) placed or checked,
+    and each stake checked to be in action in this round."""
+    given = {(s.seat, s.bet): s for s in stakes}
+    placed = list(stakes)
+    seats = sorted({s.seat for s in stakes} | (set(result.spots) if game.uses_spots else set()))
+    for seat in seats:
+        bets = _bets_at(game, result, seat)
+        for bet, clause in PRESUPPOSED.get(game.key, {}).items():
+            if bet in bets and (seat, bet) not in given:
+                raise BadWager(f"seat {seat} has no {bet} wager, yet the round settles one there ({clause})")
+        for bet, derived in DERIVED.get(game.key, {}).items():
+            base = given.get((seat, derived.of))
+            if bet not in bets or base is None:
+                continue
+            due = base.amount * derived.multiple
+            own = given.get((seat, bet))
+            if own is None:
+                placed.append(Stake(seat, bet, due))
+            elif own.amount != due:
+                raise BadWager(f"wager {own}: the {bet} wager is {derived.multiple}x the {derived.of}, "
+                               f"{format_amount(due)} ({derived.clause})")
+    for stake in placed:
+        if stake.bet not in _bets_at(game, result, stake.seat):
+            raise BadWager(f"wager {stake}: seat {stake.seat} has no {stake.bet} in action this round "
+                           f"(the spot's decisions leave it out)")
+    return _ordered(game, placed)
+
+
+def _ordered(game: Game, stakes: Iterable[Stake]) -> list[Stake]:
+    layout = list(game.wagers)
+    return sorted(stakes, key=lambda s: (s.seat, layout.index(s.bet)))
+
+
+def _settle_one(game: Game, stake: Stake, bets: Mapping[str, BetResult], rules: MoneyRules) -> Settled:
+    bet = bets[stake.bet]
+    if bet.result is Result.LOSE:
+        return Settled(stake.seat, stake.bet, stake.amount, -stake.amount, Fraction(0))
+    if bet.result is Result.PUSH or bet.line is None or bet.line.pays is None:
+        return Settled(stake.seat, stake.bet, stake.amount, Fraction(0), stake.amount)
+    paid = rules.pay(bet.net(stake.amount))  # the exact win, rounded once (local ruling L8)
+    commission = COMMISSIONS.get(game.key, {}).get(stake.bet)
+    kept = Fraction(0)
+    if commission is not None:
+        kept = rules.pay(stake.amount * (bet.line.pays.ratio + commission.rate)) - paid
+    return Settled(stake.seat, stake.bet, stake.amount, paid, stake.amount + paid, kept)
+
+
+def _fixed_bonuses(game: Game, result: RoundResult, placed: Sequence[Stake], rules: MoneyRules) -> list[Settled]:
+    out = []
+    holders = {(s.seat, s.bet) for s in placed}
+    for bonus in FIXED_BONUSES.get(game.key, ()):
+        for seat, detail in sorted(result.spots.items()):
+            amount = detail.get(bonus.field)
+            if (seat, bonus.needs) not in holders or not amount:
+                continue
+            if not isinstance(amount, (int, Fraction)):
+                raise TypeError(f"{game.key} spot {seat} {bonus.field}: {amount!r} is not an amount")
+            paid = rules.pay(Fraction(amount))
+            out.append(Settled(seat, bonus.bet, Fraction(0), paid, paid))
+    return out
