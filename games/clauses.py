@@ -122,6 +122,8 @@ CLAUSES: dict[str, Clause] = {
     "paigow §1.1.4": _c("a foul hand: the two-card hand set higher than the five-card hand", "detects fouls (equal is not one)"),
     "paigow §1.1.7": _c("the joker is wild for straights and flushes, otherwise an ace", "ranks hands so (ruling 20)"),
     "paigow §3.2": _c("bets close when the dealer announces \"No more bets\"", "the no_more_bets button or command closes them"),
+    "paigow §3.4": _c("a player must place a Standard wager to play", "`tablectl play --wager` needs one at every dealt spot"),
+    "paigow §3.5": _c("a Fortune Bonus may be placed only after a Standard wager", "refuses a Fortune Bonus without one"),
     "paigow §3.6": _c("seven cards to each spot with a wager from the dealer's left, then the dealer",
                       "deals 7-card packets in seat order, then the dealer's (ruling 17a)"),
     "paigow §3.7.1": _c("the player sets a five-card high hand and a two-card low hand",
@@ -143,7 +145,7 @@ CLAUSES: dict[str, Clause] = {
     "paigow §3.18.1.2": _c("no Envy for a player whose own hand is a 7-card straight flush (no joker)", "pays that spot no Envy"),
     "paigow §3.18.1.3": _c("no Envy for a player with a Royal Match unless another has a 7-card straight flush",
                            "pays that spot no Envy unless so"),
-    "paigow §4.1.1": _c("the Standard wager pays 1:1 less 5% commission", "pays 19:20"),
+    "paigow §4.1.1": _c("the Standard wager pays 1:1 less 5% commission", "pays 19:20, rounded as local ruling L8 says"),
     "paigow §4.1.2": _c("the Fortune Bonus pay table, 2,500:1 down to 2:1, with Envy $250 / $50",
                         "pays this table on the best use of all seven cards (ruling 19)"),
     "paigow §5": _c("Irregularities: foreign cards, misdeals, exposed cards, a short or long deck, late bets",
@@ -212,6 +214,10 @@ CLAUSES: dict[str, Clause] = {
                           "journals the alarm with its cards, draw counters and probability; the round in progress "
                           "completes; no round opens until the supervisor, with the key, accepts the shoe "
                           "(accept_shoe) or a new shoe is called; error lamp slow blink, supervisor lamp between rounds"),
+    "local ruling L8": _c("money: stakes are whole minor units of the table (default 1); a win short of a whole minor unit "
+                          "is paid to the unit below (the house keeps the rest: a commission is rounded up); "
+                          "baccarat seats are 1-7",
+                          "settles every wager so, the same in `tablectl play --wager` and games.money"),
 }
 
 _GAME = r"\b(?P<game>fafa4?|fortune6|fortune7|fubacc|paigow)\b[\s\"]*"
