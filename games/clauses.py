@@ -214,10 +214,8 @@ CLAUSES: dict[str, Clause] = {
                           "journals the alarm with its cards, draw counters and probability; the round in progress "
                           "completes; no round opens until the supervisor, with the key, accepts the shoe "
                           "(accept_shoe) or a new shoe is called; error lamp slow blink, supervisor lamp between rounds"),
-    "local ruling L8": _c("money: stakes are whole minor units of the table (default 1); a win short of a whole minor unit "
-                          "is paid to the unit below (the house keeps the rest: a commission is rounded up); "
-                          "baccarat seats are 1-7",
-                          "settles every wager so, the same in `tablectl play --wager` and games.money"),
+    "local ruling L8": _c("a win short of a whole minor unit (default 1) is paid to the unit below; baccarat seats are 1-7",
+                          "rounds every pay so (a commission rounds up); stakes are whole minor units"),
 }
 
 _GAME = r"\b(?P<game>fafa4?|fortune6|fortune7|fubacc|paigow)\b[\s\"]*"
