@@ -2,7 +2,7 @@
 
     stakes = (Stake(1, "banker", Fraction(25)),)
     money = settle(game, result, stakes, MoneyRules())       # raises BadWager naming the wager
-    money.space(1, "banker").back                             # 50: what the space should hold
+    money.should_hold(1, "banker")                            # 50: what the space must hold now
 
 `check_stakes` refuses what no result could settle (an unknown bet or seat, a bonus without its
 line wager, a bad amount) and can run before the deal; `settle` also checks the stakes against
@@ -80,6 +80,10 @@ class RoundMoney:
                 return wager
         raise KeyError(f"no wager on seat {seat} {bet}")
 
+    def should_hold(self, seat: int, bet: str) -> Fraction:
+        """What a betting space must hold after settlement: its wager's `back`, 0 where none stood."""
+        return next((w.back for w in self.wagers if (w.seat, w.bet) == (seat, bet)), Fraction(0))
+
     def to_json(self) -> dict[str, Any]:
         return {"wagers": [w.to_json() for w in self.wagers], "house_net": format_amount(self.house_net)}
 
@@ -116,7 +120,8 @@ def check_stakes(game: Game, stakes: Sequence[Stake], spots: Sequence[int], rule
 def returned(game: Game, stakes: Sequence[Stake], spots: Sequence[int], rules: MoneyRules) -> RoundMoney:
     """Every stake back on its space, nothing won or lost: the money of a void round."""
     check_stakes(game, stakes, spots, rules)
-    return RoundMoney(tuple(Settled(s.seat, s.bet, s.amount, Fraction(0), s.amount) for s in _ordered(game, stakes)))
+    ordered = _ordered(game, stakes, seats_of(game, spots))
+    return RoundMoney(tuple(Settled(s.seat, s.bet, s.amount, Fraction(0), s.amount) for s in ordered))
 
 
 def settle(game: Game, result: RoundResult, stakes: Sequence[Stake], rules: MoneyRules) -> RoundMoney:
@@ -126,6 +131,10 @@ def settle(game: Game, result: RoundResult, stakes: Sequence[Stake], rules: Mone
     placed = _with_derived(game, result, stakes)
     settled = [_settle_one(game, stake, _bets_at(game, result, stake.seat), rules) for stake in placed]
     settled.extend(_fixed_bonuses(game, result, placed, rules))
+    # In the order the dealer settles: seat by seat as the result lists its spots (Fu Bacc from
+    # the dealer's right, procedure 10), each seat's spaces in layout order, a fixed bonus last.
+    seat_order, layout = seats_of(game, spots), list(game.wagers)
+    settled.sort(key=lambda w: (seat_order.index(w.seat), layout.index(w.bet) if w.bet in layout else len(layout)))
     return RoundMoney(tuple(settled))
 
 
@@ -163,12 +172,12 @@ def _with_derived(game: Game, result: RoundResult, stakes: Sequence[Stake]) -> l
         if stake.bet not in _bets_at(game, result, stake.seat):
             raise BadWager(f"wager {stake}: seat {stake.seat} has no {stake.bet} in action this round "
                            f"(the spot's decisions leave it out)")
-    return _ordered(game, placed)
+    return placed
 
 
-def _ordered(game: Game, stakes: Iterable[Stake]) -> list[Stake]:
+def _ordered(game: Game, stakes: Iterable[Stake], seat_order: Sequence[int]) -> list[Stake]:
     layout = list(game.wagers)
-    return sorted(stakes, key=lambda s: (s.seat, layout.index(s.bet)))
+    return sorted(stakes, key=lambda s: (seat_order.index(s.seat), layout.index(s.bet)))
 
 
 def _settle_one(game: Game, stake: Stake, bets: Mapping[str, BetResult], rules: MoneyRules) -> Settled:

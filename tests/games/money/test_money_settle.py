@@ -53,7 +53,8 @@ def test_baccarat_wins_losses_and_a_half_pay_rounded_down():
         (2, "player_fabulous4", 5, 250, 255, 0),
     ]
     assert money.house_net == -257
-    assert money.space(1, "player").back == 37
+    assert money.space(1, "player").back == money.should_hold(1, "player") == 37
+    assert money.should_hold(1, "banker") == 0 and money.should_hold(5, "tie") == 0  # lost; never wagered
     half_up = settle(game, result, stakes, MoneyRules(rounding=Rounding.HALF_UP))
     assert half_up.space(1, "player").net == 13
 
@@ -162,3 +163,13 @@ def test_a_void_returns_every_stake():
                      (), RULES)
     assert _rows(money) == [(1, "banker", 5, 0, 5, 0), (1, "fortune7", 1, 0, 1, 0)]
     assert money.house_net == 0
+
+
+def test_rows_come_in_the_dealers_settlement_order():
+    """Fu Bacc settles from the dealer's right, the highest seat first (procedure 10)."""
+    game, result = _round("fubacc", "6h Kd 2c 5s 3h 4d 8s 7h Qd", spots=(1, 2),
+                          decisions={1: ["play", "stay"], 2: ["fold"]})
+    assert list(result.spots) == [2, 1]
+    money = settle(game, result, [Stake(1, "tie", Fraction(1)), Stake(1, "ante", Fraction(5)),
+                                  Stake(2, "ante", Fraction(5))], RULES)
+    assert [(w.seat, w.bet) for w in money.wagers] == [(2, "ante"), (1, "ante"), (1, "play"), (1, "tie")]
