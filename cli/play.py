@@ -23,8 +23,8 @@ from cli.common import (
 )
 from games.money import BadAmount, BadWager, MoneyRules, Rounding, RoundMoney, Stake, parse_amount, returned, settle
 from games.money.amounts import ROUNDINGS
-from games.replay import DecisionMissing, run_round
-from games.round import Consequence, Irregular, void_json
+from games.replay import DecisionMissing, play_json, run_round
+from games.round import Irregular
 
 MAX_WAGER_CHARS = 100  # a --wager token is bounded before it is parsed
 
@@ -147,6 +147,15 @@ def _money_lines(money: dict) -> list[str]:
     return lines
 
 
+def _money(game, cards, decks, spots, decisions, stakes, rules, void: bool) -> RoundMoney:
+    """The wagers settled on the round `play_json` decided (played again for its result, a
+    few milliseconds), or every wager returned on a void."""
+    if void:
+        return returned(game, stakes, spots, rules)
+    _, result = run_round(game, cards, decks=decks, spots=spots, decisions=decisions)
+    return settle(game, result, stakes, rules)
+
+
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
     game = game_with_decks(args.game, args.decks)
@@ -155,25 +164,16 @@ def _main(argv) -> int:
     stakes = [parse_wager(token) for token in args.wager]
     rules = money_rules(args.minor_unit, args.rounding)
     cards = cards_from(args.cards)
-    money: RoundMoney | None = None
     try:
-        _, result = run_round(game, cards, decks=args.decks, spots=spots, decisions=decisions)
-        out = result.to_json()
-        out["cards"] = [str(c) for c in cards]
+        out = play_json(game, cards, decks=args.decks, spots=spots, decisions=decisions)
         if stakes:
-            money = settle(game, result, stakes, rules)
+            out["money"] = _money(game, cards, args.decks, spots, decisions, stakes, rules, void=out["void"]).to_json()
     except DecisionMissing as missing:
         raise UsageError(f"{missing} (give --decide {missing.spot}=...)") from None
-    except Irregular as irregular:
-        if irregular.rule.consequence is Consequence.REFUSE:
-            raise UsageError(f"refused: {irregular.detail} ({irregular.rule.clause})") from None
-        out = void_json(irregular.rule, irregular.detail, cards)
-        if stakes:  # a void round returns every wager
-            money = returned(game, stakes, spots, rules)
+    except Irregular as refused:
+        raise UsageError(f"refused: {refused.detail} ({refused.rule.clause})") from None
     except BadWager as bad:
         raise UsageError(str(bad)) from None
-    if money is not None:
-        out["money"] = money.to_json()
     print_json(out) if args.json else print(_text(out))
     return 0
 
