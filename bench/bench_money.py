@@ -15,7 +15,7 @@ import time
 from fractions import Fraction
 
 from games.money import MoneyRules, Stake, settle
-from games.money.table_rules import BACCARAT_SEATS, DERIVED
+from games.money.settle import BACCARAT_SEATS
 from games.registry import GAME_KEYS, get_game
 from games.round import AwaitDecision, Complete, Deal, Irregular
 
@@ -41,7 +41,7 @@ def random_round(game, rng):
 def full_table(game, result, rng):
     seats = tuple(result.spots) if game.uses_spots else BACCARAT_SEATS
     return [Stake(seat, bet, Fraction(rng.randint(1, 100)))
-            for seat in seats for bet in game.wagers if bet not in DERIVED.get(game.key, {})]
+            for seat in seats for bet, wager in game.wagers.items() if wager.stake_of is None]
 
 
 def main() -> None:

@@ -17,16 +17,13 @@ from fractions import Fraction
 from typing import Any
 
 from games.money.amounts import BadAmount, MoneyRules, format_amount
-from games.money.table_rules import (
-    BACCARAT_SEATS,
-    COMMISSIONS,
-    DERIVED,
-    FIXED_BONUSES,
-    NEEDS,
-    PRESUPPOSED,
-    SEATS_CLAUSE,
-)
 from games.round import BetResult, Game, Result, RoundResult
+
+# A baccarat layout has a betting area at each seat, 1-7 from the dealer's left (local ruling L8);
+# a spot game takes wagers at its live spots. What else a wager needs (a line wager beside a
+# bonus, a commission, a stake fixed by another, a fixed bonus) is in each game's Wager data.
+BACCARAT_SEATS = tuple(range(1, 8))
+SEATS_CLAUSE = "local ruling L8"
 
 
 class BadWager(ValueError):
@@ -111,7 +108,7 @@ def check_stakes(game: Game, stakes: Sequence[Stake], spots: Sequence[int], rule
             raise BadWager(f"wager {stake}: seat {stake.seat} {stake.bet} is wagered twice")
         seen.add((stake.seat, stake.bet))
     for stake in stakes:
-        needs = NEEDS.get(game.key, {}).get(stake.bet)
+        needs = game.wagers[stake.bet].needs
         if needs and not any((stake.seat, line) in seen for line in needs.any_of):
             raise BadWager(f"wager {stake}: {stake.bet} needs a {' or '.join(needs.any_of)} wager at seat "
                            f"{stake.seat} ({needs.clause})")
@@ -129,7 +126,7 @@ def settle(game: Game, result: RoundResult, stakes: Sequence[Stake], rules: Mone
     spots = tuple(result.spots) if game.uses_spots else ()
     check_stakes(game, stakes, spots, rules)
     placed = _with_derived(game, result, stakes)
-    settled = [_settle_one(game, stake, _bets_at(game, result, stake.seat), rules) for stake in placed]
+    settled = [_settle_one(stake, _bets_at(game, result, stake.seat), rules) for stake in placed]
     settled.extend(_fixed_bonuses(game, result, placed, rules))
     # In the order the dealer settles: seat by seat as the result lists its spots (Fu Bacc from
     # the dealer's right, procedure 10), each seat's spaces in layout order, a fixed bonus last.
@@ -154,19 +151,20 @@ def _with_derived(game: Game, result: RoundResult, stakes: Sequence[Stake]) -> l
     seats = sorted({s.seat for s in stakes} | (set(result.spots) if game.uses_spots else set()))
     for seat in seats:
         bets = _bets_at(game, result, seat)
-        for bet, clause in PRESUPPOSED.get(game.key, {}).items():
-            if bet in bets and (seat, bet) not in given:
-                raise BadWager(f"seat {seat} has no {bet} wager, yet the round settles one there ({clause})")
-        for bet, derived in DERIVED.get(game.key, {}).items():
-            base = given.get((seat, derived.of))
-            if bet not in bets or base is None:
+        for bet, wager in game.wagers.items():
+            if wager.presupposed_by and bet in bets and (seat, bet) not in given:
+                raise BadWager(f"seat {seat} has no {bet} wager, yet the round settles one there "
+                               f"({wager.presupposed_by})")
+            derived = wager.stake_of
+            base = None if derived is None else given.get((seat, derived.wager))
+            if derived is None or base is None or bet not in bets:
                 continue
             due = base.amount * derived.multiple
             own = given.get((seat, bet))
             if own is None:
                 placed.append(Stake(seat, bet, due))
             elif own.amount != due:
-                raise BadWager(f"wager {own}: the {bet} wager is {derived.multiple}x the {derived.of}, "
+                raise BadWager(f"wager {own}: the {bet} wager is {derived.multiple}x the {derived.wager}, "
                                f"{format_amount(due)} ({derived.clause})")
     for stake in placed:
         if stake.bet not in _bets_at(game, result, stake.seat):
@@ -180,30 +178,28 @@ def _ordered(game: Game, stakes: Iterable[Stake], seat_order: Sequence[int]) -> 
     return sorted(stakes, key=lambda s: (seat_order.index(s.seat), layout.index(s.bet)))
 
 
-def _settle_one(game: Game, stake: Stake, bets: Mapping[str, BetResult], rules: MoneyRules) -> Settled:
+def _settle_one(stake: Stake, bets: Mapping[str, BetResult], rules: MoneyRules) -> Settled:
     bet = bets[stake.bet]
     if bet.result is Result.LOSE:
         return Settled(stake.seat, stake.bet, stake.amount, -stake.amount, Fraction(0))
     if bet.result is Result.PUSH or bet.line is None or bet.line.pays is None:
         return Settled(stake.seat, stake.bet, stake.amount, Fraction(0), stake.amount)
     paid = rules.pay(bet.net(stake.amount))  # the exact win, rounded once (local ruling L8)
-    commission = COMMISSIONS.get(game.key, {}).get(stake.bet)
-    kept = Fraction(0)
-    if commission is not None:
-        kept = rules.pay(stake.amount * (bet.line.pays.ratio + commission.rate)) - paid
+    pays, kept = bet.line.pays, Fraction(0)
+    if pays.commission:  # the gross win less what is paid (Pai Gow §4.1.1: rounded up under "down")
+        kept = rules.pay(stake.amount * (pays.ratio + pays.commission)) - paid
     return Settled(stake.seat, stake.bet, stake.amount, paid, stake.amount + paid, kept)
 
 
 def _fixed_bonuses(game: Game, result: RoundResult, placed: Sequence[Stake], rules: MoneyRules) -> list[Settled]:
     out = []
-    holders = {(s.seat, s.bet) for s in placed}
-    for bonus in FIXED_BONUSES.get(game.key, ()):
-        for seat, detail in sorted(result.spots.items()):
-            amount = detail.get(bonus.field)
-            if (seat, bonus.needs) not in holders or not amount:
-                continue
-            if not isinstance(amount, (int, Fraction)):
-                raise TypeError(f"{game.key} spot {seat} {bonus.field}: {amount!r} is not an amount")
-            paid = rules.pay(Fraction(amount))
-            out.append(Settled(seat, bonus.bet, Fraction(0), paid, paid))
+    for stake in placed:
+        bonus = game.wagers[stake.bet].fixed_bonus
+        amount = None if bonus is None else result.spots[stake.seat].get(bonus.field)
+        if bonus is None or not amount:
+            continue
+        if not isinstance(amount, (int, Fraction)):
+            raise TypeError(f"{game.key} spot {stake.seat} {bonus.field}: {amount!r} is not an amount")
+        paid = rules.pay(Fraction(amount))
+        out.append(Settled(stake.seat, bonus.field, Fraction(0), paid, paid))
     return out

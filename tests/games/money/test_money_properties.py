@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.money import MoneyRules, Rounding, Stake, returned, settle
-from games.money.table_rules import BACCARAT_SEATS, COMMISSIONS, DERIVED, NEEDS, PRESUPPOSED
+from games.money.settle import BACCARAT_SEATS
 from games.registry import GAME_KEYS, get_game
 from games.round import AwaitDecision, Complete, Deal, Irregular, Result
 
@@ -45,15 +45,15 @@ def stakes_for(draw, game, result, unit):
         for bet in draw(st.lists(st.sampled_from(list(game.wagers)), max_size=4, unique=True)):
             chosen[seat, bet] = draw(amounts)
     for seat in (result.spots if game.uses_spots else ()):
-        for bet in PRESUPPOSED.get(game.key, {}):
-            if bet in result.spots[seat]["bets"]:
+        for bet, wager in game.wagers.items():
+            if wager.presupposed_by and bet in result.spots[seat]["bets"]:
                 chosen.setdefault((seat, bet), draw(amounts))
     for (seat, bet) in list(chosen):
-        needs = NEEDS.get(game.key, {}).get(bet)
+        needs = game.wagers[bet].needs
         if needs and not any((seat, line) in chosen for line in needs.any_of):
             chosen[seat, needs.any_of[0]] = draw(amounts)
     in_action = {(seat, bet) for seat, bet in chosen
-                 if bet not in DERIVED.get(game.key, {})
+                 if game.wagers[bet].stake_of is None
                  and bet in (result.spots[seat]["bets"] if game.uses_spots else result.bets)}
     return [Stake(seat, bet, amount) for (seat, bet), amount in chosen.items() if (seat, bet) in in_action]
 
@@ -90,16 +90,15 @@ def test_money_is_conserved_and_every_pay_is_exact(data, key, unit, rounding):
         assert abs(exact - wager.net) < unit  # rounded once, to a neighbouring minor unit
         if rounding is Rounding.DOWN:
             assert wager.net <= exact
-        commission = COMMISSIONS.get(key, {}).get(wager.bet)
-        if commission and bet.result is Result.WIN:
-            gross = wager.stake * (bet.line.pays.ratio + commission.rate)
+        if bet.result is Result.WIN and bet.line.pays.commission:
+            gross = wager.stake * (bet.line.pays.ratio + bet.line.pays.commission)
             assert wager.net + wager.commission == rules.pay(gross)
         else:
             assert wager.commission == 0
-    for derived_bet, derived in DERIVED.get(key, {}).items():
-        for wager in money.wagers:
-            if wager.bet == derived_bet:
-                assert wager.stake == derived.multiple * money.space(wager.seat, derived.of).stake
+    for wager in money.wagers:
+        derived = game.wagers[wager.bet].stake_of if wager.bet in game.wagers else None
+        if derived:
+            assert wager.stake == derived.multiple * money.space(wager.seat, derived.wager).stake
 
 
 @settings(max_examples=25, deadline=None)

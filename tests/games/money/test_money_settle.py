@@ -5,7 +5,6 @@ import pytest
 
 from games.cards import parse_card
 from games.money import BadWager, MoneyRules, Rounding, Stake, check_stakes, returned, settle
-from games.money.table_rules import COMMISSIONS, DERIVED, FIXED_BONUSES, NEEDS, PRESUPPOSED
 from games.registry import GAME_KEYS, get_game
 from games.replay import run_round
 
@@ -26,19 +25,18 @@ def _rows(money):
     return [(w.seat, w.bet, w.stake, w.net, w.back, w.commission) for w in money.wagers]
 
 
-def test_table_rules_name_only_games_and_bets_the_registry_has():
-    for table in (NEEDS, PRESUPPOSED, COMMISSIONS, DERIVED):
-        for key, bets in table.items():
-            assert key in GAME_KEYS and set(bets) <= set(get_game(key).wagers)
-    for key, bonuses in FIXED_BONUSES.items():
-        assert all(bonus.needs in get_game(key).wagers for bonus in bonuses)
+def test_what_money_needs_names_wagers_the_game_has():
+    for key in GAME_KEYS:
+        wagers = get_game(key).wagers
+        for wager in wagers.values():
+            assert wager.needs is None or set(wager.needs.any_of) <= set(wagers)
+            assert wager.stake_of is None or wager.stake_of.wager in wagers
 
 
-def test_the_commission_agrees_with_the_pay_table():
-    """Pai Gow's Standard pays 1:1 less 5%: the pay table's 19:20 plus the commission is 1:1."""
-    for key, bets in COMMISSIONS.items():
-        for bet, commission in bets.items():
-            assert get_game(key).wagers[bet].line("win").pays.ratio + commission.rate == 1
+def test_pai_gow_standard_is_one_to_one_less_five_percent():
+    pays = get_game("paigow").wagers["standard"].line("win").pays
+    assert pays.ratio + pays.commission == 1 and pays.commission == Fraction(1, 20)
+    assert get_game("paigow").wagers["fortune_bonus"].line("straight").pays.commission == 0
 
 
 def test_baccarat_wins_losses_and_a_half_pay_rounded_down():
