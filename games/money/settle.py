@@ -144,8 +144,8 @@ def _bets_at(game: Game, result: RoundResult, seat: int) -> Mapping[str, BetResu
 
 
 def _with_derived(game: Game, result: RoundResult, stakes: Sequence[Stake]) -> list[Stake]:
-    """The stakes in layout order, with each derived stake (Fu Bacc's Play) placed or checked,
-    and each stake checked to be in action in this round."""
+    """The stakes with each derived stake (Fu Bacc's Play) placed or checked, each presupposed
+    wager checked to stand, and each stake checked to be in action in this round."""
     given = {(s.seat, s.bet): s for s in stakes}
     placed = list(stakes)
     seats = sorted({s.seat for s in stakes} | (set(result.spots) if game.uses_spots else set()))
@@ -195,7 +195,7 @@ def _fixed_bonuses(game: Game, result: RoundResult, placed: Sequence[Stake], rul
     out = []
     for stake in placed:
         bonus = game.wagers[stake.bet].fixed_bonus
-        amount = None if bonus is None else result.spots[stake.seat].get(bonus.field)
+        amount = None if bonus is None else result.spots.get(stake.seat, {}).get(bonus.field)
         if bonus is None or not amount:
             continue
         if not isinstance(amount, (int, Fraction)):
