@@ -1,7 +1,9 @@
-"""`tablectl play GAME CARD... [--decks N] [--spots 1,3] [--decide 1=play,hit 3=fold] [--json]`
+"""`tablectl play GAME CARD... [--decks N] [--spots 1,3] [--decide 1=play,hit 3=fold]
+[--wager SEAT:BET=AMOUNT ...] [--minor-unit 1] [--rounding down] [--json]`
 
 Resolves one round from the cards in the order they left the shoe. A void is a result
-(JSON on stdout, exit 0); bad input exits 2 naming the bad token.
+(JSON on stdout, exit 0); bad input exits 2 naming the bad token. With `--wager`, the answer
+gains `money`: each wager settled (docs/money.md); a void returns every wager.
 
 Spots and decisions (Fu Bacc, Pai Gow): `--spots` lists the live seats (default: seat 1).
 `--decide SPOT=D[,D...]` gives a spot's decisions in the order the game asks for them:
@@ -19,8 +21,12 @@ from cli.common import (
     print_json,
     run_command,
 )
-from games.replay import DecisionMissing, play_json
+from games.money import BadAmount, BadWager, MoneyRules, Rounding, RoundMoney, Stake, parse_amount, returned, settle
+from games.money.amounts import ROUNDINGS
+from games.replay import DecisionMissing, play_json, run_round
 from games.round import Irregular
+
+MAX_WAGER_CHARS = 100  # a --wager token is bounded before it is parsed
 
 
 def _parser() -> Parser:
@@ -30,6 +36,13 @@ def _parser() -> Parser:
     parser.add_argument("--decks", type=int, help="deck count in the shoe (default: the game's own)")
     parser.add_argument("--spots", help="live spots, comma-separated seat numbers (default 1)")
     parser.add_argument("--decide", nargs="*", default=[], metavar="SPOT=D[,D]", help="decisions per spot")
+    parser.add_argument("--wager", action="append", default=[], metavar="SEAT:BET=AMOUNT",
+                        help="a wager to settle: SEAT the seat (spot games: the spot), BET a key of `bets`, "
+                             "AMOUNT a decimal; repeat for more")
+    parser.add_argument("--minor-unit", default="1", metavar="AMOUNT",
+                        help="the smallest amount the table pays (default 1; 0.01 = cents)")
+    parser.add_argument("--rounding", default=Rounding.DOWN.value, choices=ROUNDINGS,
+                        help="how a win short of a whole minor unit is paid (default down: to the house)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     return parser
 
@@ -72,6 +85,28 @@ def parse_decisions(tokens, spots) -> dict[int, list[str]]:
     return decisions
 
 
+def parse_wager(token: str) -> Stake:
+    """`SEAT:BET=AMOUNT`, e.g. `1:banker=25`, or a UsageError naming the token."""
+    if len(token) > MAX_WAGER_CHARS:
+        raise UsageError(f"bad wager {token[:MAX_WAGER_CHARS]!r}...: longer than {MAX_WAGER_CHARS} characters")
+    seat_text, colon, rest = token.partition(":")
+    bet, equals, amount_text = rest.partition("=")
+    if not colon or not equals or not bet:
+        raise UsageError(f"bad wager {token!r}: expected SEAT:BET=AMOUNT, e.g. 1:banker=25")
+    seat = _seat(seat_text, f"wager {token!r}: seat")
+    try:
+        return Stake(seat, bet, parse_amount(amount_text))
+    except BadAmount as bad:
+        raise UsageError(f"bad wager {token!r}: {bad}") from None
+
+
+def money_rules(minor_unit: str, rounding: str) -> MoneyRules:
+    try:
+        return MoneyRules(parse_amount(minor_unit), Rounding(rounding))
+    except BadAmount as bad:
+        raise UsageError(f"--minor-unit {minor_unit!r}: {bad}") from None
+
+
 def _hand_line(label: str, hand: dict) -> str:
     return f"{label}: {' '.join(hand['cards'])}  ({hand['total']})"
 
@@ -96,7 +131,29 @@ def _text(out: dict) -> str:
         lines.extend(_hand_line(f"  {name}", detail[name]) for name in ("hand", "high", "low") if name in detail)
         lines.extend(_bet_lines(detail.get("bets", {}), "    "))
     lines.extend(f"note: {note}" for note in out.get("notes", ()))
+    if "money" in out:
+        lines.extend(_money_lines(out["money"]))
     return "\n".join(lines)
+
+
+def _money_lines(money: dict) -> list[str]:
+    header = ("seat", "bet", "stake", "net", "back", "commission")
+    cells = [list(header), *([str(wager[k]) for k in header] for wager in money["wagers"])]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["money:"]
+    for row in cells:
+        lines.append("  " + "  ".join(c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    lines.append(f"  house net: {money['house_net']}")
+    return lines
+
+
+def _money(game, cards, decks, spots, decisions, stakes, rules, void: bool) -> RoundMoney:
+    """The wagers settled on the round `play_json` decided (played again for its result, a
+    few milliseconds), or every wager returned on a void."""
+    if void:
+        return returned(game, stakes, spots, rules)
+    _, result = run_round(game, cards, decks=decks, spots=spots, decisions=decisions)
+    return settle(game, result, stakes, rules)
 
 
 def _main(argv) -> int:
@@ -104,12 +161,19 @@ def _main(argv) -> int:
     game = game_with_decks(args.game, args.decks)
     spots = parse_spots(args.spots, game)
     decisions = parse_decisions(args.decide, spots)
+    stakes = [parse_wager(token) for token in args.wager]
+    rules = money_rules(args.minor_unit, args.rounding)
+    cards = cards_from(args.cards)
     try:
-        out = play_json(game, cards_from(args.cards), decks=args.decks, spots=spots, decisions=decisions)
+        out = play_json(game, cards, decks=args.decks, spots=spots, decisions=decisions)
+        if stakes:
+            out["money"] = _money(game, cards, args.decks, spots, decisions, stakes, rules, void=out["void"]).to_json()
     except DecisionMissing as missing:
         raise UsageError(f"{missing} (give --decide {missing.spot}=...)") from None
     except Irregular as refused:
         raise UsageError(f"refused: {refused.detail} ({refused.rule.clause})") from None
+    except BadWager as bad:
+        raise UsageError(str(bad)) from None
     print_json(out) if args.json else print(_text(out))
     return 0
 

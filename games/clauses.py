@@ -86,6 +86,8 @@ RULINGS: dict[str, Clause] = {
                           "journals both frames as tamper and alerts surveillance; holds the round for the "
                           "supervisor to confirm the hands against the cards on the table, else voids "
                           "(order altered); noted when no round is in play"),
+    "local ruling L9": _c("a win short of a whole minor unit (default 1) is paid to the unit below; baccarat seats are 1-7",
+                          "rounds every pay so (a commission rounds up); stakes are whole minor units"),
 }
 
 

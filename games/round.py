@@ -29,11 +29,14 @@ from games.cards import Card, DeckKind
 
 @dataclass(frozen=True)
 class Pay:
-    """Odds paid on a winning wager: `win` to `per` (2:1, 1:2, 8:1), with an optional label."""
+    """Odds paid on a winning wager: `win` to `per` (2:1, 1:2, 8:1), with an optional label.
+    `commission` is the share of the stake the house keeps of a gross win; the odds are already
+    net of it (Pai Gow's 1:1 less 5% is 19:20 with commission 1/20)."""
 
     win: int
     per: int = 1
     label: str = ""
+    commission: Fraction = Fraction(0)
 
     @property
     def ratio(self) -> Fraction:
@@ -56,13 +59,44 @@ class PayLine:
 
 
 @dataclass(frozen=True)
+class Needs:
+    """A wager that may stand only beside one of `any_of` (wager keys) at the same seat."""
+
+    any_of: tuple[str, ...]
+    clause: str
+
+
+@dataclass(frozen=True)
+class StakeOf:
+    """A stake fixed by another: `multiple` x the `wager` at the same spot (Fu Bacc's Play)."""
+
+    wager: str
+    multiple: int
+    clause: str
+
+
+@dataclass(frozen=True)
+class FixedBonus:
+    """Fixed money a spot's result names under `field` (Pai Gow's Envy), paid to a spot that
+    holds this wager whatever the wager's own result."""
+
+    field: str
+    clause: str
+
+
+@dataclass(frozen=True)
 class Wager:
-    """A betting area and its whole pay table, as data. Any outcome not listed loses."""
+    """A betting area and its whole pay table, as data. Any outcome not listed loses.
+    The optional rest is what games.money needs beyond the pay table."""
 
     key: str  # as in `tablectl odds` / `play`: "banker", "tie", "player_precious_pair", ...
     title: str
     clause: str  # where the pay table is: "fafa §4.1"
     lines: tuple[PayLine, ...]
+    needs: Needs | None = None  # a bonus that needs a line wager beside it
+    stake_of: StakeOf | None = None  # placed at a multiple of another when the result puts it in action
+    presupposed_by: str = ""  # clause: the spot's decisions presuppose this wager wherever it is settled
+    fixed_bonus: FixedBonus | None = None  # fixed money the holder of this wager is paid
 
     def line(self, outcome: str) -> PayLine:
         for line in self.lines:

@@ -16,7 +16,7 @@ from games.baccarat.coup import BANKER, PLAYER, TIE, Coup
 from games.baccarat.engine import BaccaratGame
 from games.baccarat.irregularities import borrowed_rules
 from games.cards import Card, DeckKind
-from games.round import Pay, PayLine, Wager
+from games.round import Needs, Pay, PayLine, Wager
 from games.table_profile import BoardCount, Button, PlayerDealer, TableProfile, spot_buttons
 
 TABLE_OF_PLAY = "fortune7 Dealing Procedures and Round of Play"
@@ -30,9 +30,10 @@ WAGERS = (
           (PayLine("banker wins", Pay(1)), PayLine(THREE_CARD_7, None), PayLine(TIE, None))),
     Wager("tie", "Tie Bet", "fortune7 Tie Bet, ruling 8", (PayLine(TIE, Pay(8)),)),
     Wager("one_up", "One Up Bonus Bet", "fortune7 One Up Bonus Bet, ruling 7",
-          (PayLine(ONE_UP_1_0, Pay(30)), PayLine(ONE_UP_BY_ONE, Pay(9)))),
+          (PayLine(ONE_UP_1_0, Pay(30)), PayLine(ONE_UP_BY_ONE, Pay(9))),
+          needs=Needs(("player", "banker"), "fortune7 One Up Bonus Bet, ruling 8")),
     Wager("fortune7", "Fortune 7 Bonus Bet", "fortune7 Fortune 7 Bonus Bet, ruling 6",
-          (PayLine(THREE_CARD_7, Pay(40)),)),
+          (PayLine(THREE_CARD_7, Pay(40)),), needs=Needs(("player", "banker"), "fortune7 Fortune 7 Bonus Bet, ruling 8")),
 )
 
 

@@ -11,7 +11,9 @@ from fractions import Fraction
 
 from games.cards import Card
 from games.fubacc.hands import bonus_line, cards_total, compare, lucky_monkey_line, two_monkeys
-from games.round import LOSE, BetResult, Pay, PayLine, Wager, win
+from games.round import LOSE, BetResult, Pay, PayLine, StakeOf, Wager, win
+
+PLAY_MULTIPLE = 2  # fubacc way 1: "a Play wager of 2x the original Ante"
 
 ANTE = Wager(
     key="ante",
@@ -23,12 +25,14 @@ ANTE = Wager(
         PayLine("natural 8", Pay(3, 2)),
         PayLine("monkey rescue", Pay(1, 1)),
     ),
+    presupposed_by="fubacc way 1, procedures 1 and 6",  # fold, play and bonus are an Ante's choices
 )
 PLAY = Wager(
     key="play",
     title="Play (2x the Ante)",
     clause="fubacc way 1; procedures 8, 11; ruling 15",
     lines=(PayLine("win", Pay(1)), PayLine("tie", None)),
+    stake_of=StakeOf("ante", PLAY_MULTIPLE, "fubacc way 1, procedure 8"),
 )
 LUCKY_MONKEY = Wager(
     key="lucky_monkey",
@@ -49,7 +53,6 @@ TIE = Wager(
     lines=(PayLine("tie", Pay(7)),),
 )
 WAGERS: Mapping[str, Wager] = {w.key: w for w in (ANTE, PLAY, LUCKY_MONKEY, TIE)}
-PLAY_MULTIPLE = 2  # fubacc way 1: "a Play wager of 2x the original Ante"
 
 # Decisions, as the dealer's panel and `tablectl play --decide` name them.
 FOLD, PLAY_ON, HIT, STAY, BONUS, NO_ANTE = "fold", "play", "hit", "stay", "bonus", "no_ante"

@@ -1,8 +1,10 @@
 """Fortune Pai Gow Poker as data: the wagers' pay tables and the irregularity rules with clauses."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from games.paigow.bonus import FORTUNE_TABLE
-from games.round import Consequence, IrregularityKind, IrregularityRule, Pay, PayLine, Wager
+from games.round import Consequence, FixedBonus, IrregularityKind, IrregularityRule, Needs, Pay, PayLine, Wager
 
 K = IrregularityKind
 
@@ -11,9 +13,10 @@ STANDARD = Wager(
     title="Standard wager",
     clause="paigow §4.1.1",
     lines=(
-        PayLine("win", Pay(19, 20, label="1:1 less 5%")),  # §3.12, §4.1.1
+        PayLine("win", Pay(19, 20, label="1:1 less 5%", commission=Fraction(1, 20))),  # §3.12, §4.1.1
         PayLine("tie", None),  # §3.14: wins one hand, loses the other: a standoff
     ),
+    presupposed_by="paigow §3.4, §3.6",  # cards go only to a spot with a Standard wager
 )
 
 FORTUNE_BONUS = Wager(
@@ -21,6 +24,8 @@ FORTUNE_BONUS = Wager(
     title="Fortune Bonus",
     clause="paigow §4.1.2",
     lines=tuple(PayLine(outcome, Pay(pays)) for outcome, _, pays, _ in FORTUNE_TABLE),
+    needs=Needs(("standard",), "paigow §3.5"),
+    fixed_bonus=FixedBonus("envy", "paigow §3.18, ruling 21"),
 )
 
 WAGERS = {w.key: w for w in (STANDARD, FORTUNE_BONUS)}
