@@ -143,7 +143,7 @@ class BrokenJournal:
         by = {**peer.by(), "user": peer.user or f"uid {peer.uid}"}
         try:
             done = start_new_chain(self.config.journal.path, by=by, reason=request.args["reason"],
-                                   sync=self.config.journal.sync)
+                                   sync=self.config.journal.sync, signer=self.daemon.signer)
         except JournalError as error:
             log.error("new_chain_failed", error=str(error), by=by)
             request.fail(f"new_chain: {error}")

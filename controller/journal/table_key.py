@@ -1,0 +1,43 @@
+"""The table's key as its config names it: the signer for the daemon, the verifier for readers.
+
+    signer = table_signer(config)       # None: journal.unsigned = true; SigningKeyError: no usable key
+    verifier = table_verifier(config)   # the public key beside journal.signing_key (readable by all)
+
+The table's identity is `journal.table`, or `feed.table` when that is empty: the pit checks
+the signatures against the table it is fed as.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from controller.journal.signing import SigningKeyError, TableSigner, TableVerifier, public_key_path
+
+NO_KEY = ("journal.signing_key is not set: the table signs its journal with its own key "
+          "(`tablectl keys table` makes it; docs/journal.md, Signed heads), or set journal.unsigned = true (a lab only)")
+
+
+def table_identity(config: Any) -> str:
+    table = config.journal.table or config.feed.table
+    if not table:
+        raise SigningKeyError("journal.table is not set (nor feed.table): the table's identity, signed with its journal")
+    return str(table)
+
+
+def table_signer(config: Any) -> TableSigner | None:
+    """The daemon's signer; None when the config says unsigned explicitly (and names no key)."""
+    journal = config.journal
+    if journal.signing_key and journal.unsigned:
+        raise SigningKeyError("journal.signing_key and journal.unsigned = true: choose one")
+    if journal.unsigned:
+        return None
+    if not journal.signing_key:
+        raise SigningKeyError(NO_KEY)
+    return TableSigner.from_file(journal.signing_key, table_identity(config))
+
+
+def table_verifier(config: Any) -> TableVerifier | None:
+    """For `journal verify`/`check` by anyone who reads the config: the public key; None when unsigned."""
+    journal = config.journal
+    if journal.unsigned or not journal.signing_key:
+        return None
+    return TableVerifier.from_public_file(public_key_path(journal.signing_key), table_identity(config))
