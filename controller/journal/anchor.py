@@ -6,9 +6,8 @@ copy, the journal deleted or emptied.
     {"format": 2, "seq": 4120, "hash": "9f2c...", "first_hash": "5d01...", "at": "2026-11-25T22:11:56.297440Z",
      "signed": {"table": "t12", "seq": 4120, "hash": "9f2c...", "key_id": "3a7e...", "signature": "..."}}
 
-`signed` is the table's signature over the anchored head and its identity (signing.py), null
-on a table configured `journal.unsigned = true`; format 1 (from before signing) is read as
-unsigned.
+`signed` is the table's signature over the anchored head and its identity (signing.py). A
+table configured `journal.unsigned = true` writes format 1, without it.
 
 It is written atomically (a temporary file, fsync, rename over the old one, fsync of the
 directory): a crash leaves the old anchor or the new one, never a torn one. The writer makes
@@ -40,8 +39,11 @@ class Anchor:
     signed: SignedHead | None = None  # the table's signature over (seq, hash); None: unsigned
 
     def to_json(self) -> dict:
-        return {"format": ANCHOR_FORMAT, "seq": self.seq, "hash": self.hash, "first_hash": self.first_hash, "at": self.at,
-                "signed": None if self.signed is None else self.signed.to_json()}
+        """An unsigned anchor keeps format 1 (an older tablectl reads it); a signed one is format 2."""
+        out = {"format": 1, "seq": self.seq, "hash": self.hash, "first_hash": self.first_hash, "at": self.at}
+        if self.signed is not None:
+            out |= {"format": ANCHOR_FORMAT, "signed": self.signed.to_json()}
+        return out
 
 
 def anchor_path(journal_path: str | os.PathLike) -> Path:

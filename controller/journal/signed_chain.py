@@ -84,7 +84,7 @@ class SignatureWalk:
         if problem is not None:
             return SignatureProblem("foreign", f"the anchor ({where}): {problem}", 1, 0, GENESIS)
         if anchor.seq > head_seq:
-            return SignatureProblem("truncated", f"the journal ends at record {head_seq}, but its signed anchor names record "
+            return SignatureProblem("truncated", f"the journal ends at record {head_seq}, but its anchor names record "
                                     f"{anchor.seq}: records were cut off its end (or an older copy was put back)",
                                     head_seq + 1, head_seq, head_hash)
         actual = head_hash if anchor.seq == head_seq else self._hash_of(anchor.seq)

@@ -88,7 +88,7 @@ def check_journal(path: str | os.PathLike, verifier: TableVerifier | None = None
         report = verify(path, verifier)
         if not report.ok:  # the walk names the first broken record exactly (the problem stays the check's)
             return replace(check, broken_seq=report.broken_seq, head_seq=report.head_seq, head_hash=report.head_hash,
-                           reason=report.reason if report.problem in (None, check.problem) else check.reason)
+                           reason=report.reason)
     return check
 
 

@@ -41,8 +41,6 @@ class VerifyReport:
         signed = "" if self.signed_by is None else f"; signed by {self.signed_by} up to record {self.signed_seq}"
         if self.ok:
             return f"ok: {self.records} records, chain intact{signed}; head {self.head_seq} {self.head_hash}"
-        if self.signed_by is None:
-            signed = "; signatures not checked (no table public key given)"
         return (f"BROKEN at record {self.broken_seq}: {self.reason} "
                 f"({self.records} records checked; last good record {self.head_seq}{signed})")
 

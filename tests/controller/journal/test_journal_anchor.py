@@ -162,8 +162,8 @@ def test_a_record_deleted_after_the_anchor(anchored):
 
 def test_records_deleted_before_the_anchor(anchored):
     tamper(anchored, "DELETE FROM records WHERE seq IN (3, 4)")
-    expect_broken(anchored, "deleted", None, "2 records are missing (the journal holds 24 records numbered up to 26)")
-    assert verify(anchored).broken_seq == 5  # the full walk names them
+    found = expect_broken(anchored, "deleted", 5, "records 3-4 are missing (deleted?)")
+    assert (found.broken_seq, found.head_seq, found.reason) == (verify(anchored).broken_seq, 2, verify(anchored).reason)
 
 
 def test_a_byte_corrupted_record_after_the_anchor(anchored):
