@@ -179,6 +179,8 @@ class JournalConfig:
     table: str = key("", "this table's identity, signed with the journal's heads (empty: feed.table)",
                      lambda v: topic_level(v) if v else None)
     unsigned: bool = key(False, "run without journal.signing_key: nothing vouches for the journal (a lab; status warns)")
+    walk_at_start: int = key(100000, "records before the anchor walked (chain and signatures) before dealing; a larger "
+                                     "journal is walked in the background and holds the next shoe if it fails", at_least(0))
 
 
 @dataclass(frozen=True)

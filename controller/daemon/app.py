@@ -35,7 +35,7 @@ from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
 from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
-from controller.daemon.journal_walk import FULL_CHECK_AT_START, BackgroundWalk
+from controller.daemon.journal_walk import BackgroundWalk
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
 from controller.daemon.shoe_memory import shoe_memory
@@ -170,7 +170,7 @@ class TableDaemon:
         if signer is None:
             log.warning("journal_unsigned", consequence="nothing vouches for the journal (journal.unsigned = true)")
         self.notifier.status(f"starting: checking the journal {config.journal.path}")
-        in_background = signer is not None and _anchored_records(config.journal.path) > FULL_CHECK_AT_START
+        in_background = signer is not None and _anchored_records(config.journal.path) > config.journal.walk_at_start
         check = check_journal(config.journal.path, signer, full=not in_background)
         if check.ok:
             self.journal = Journal(config.journal.path, sync=config.journal.sync, signer=signer)

@@ -1,6 +1,6 @@
 """The walk of the whole journal that the start-up check leaves to the background.
 
-On a journal larger than FULL_CHECK_AT_START records before its anchor, the daemon checks at
+On a journal with more than `journal.walk_at_start` records before its anchor, the daemon checks at
 start what `check_journal(full=False)` checks (the anchor, signed by this table; the records
 since it) and deals on, while a thread of its own walks every record and every signed head
 from record 1 (`verify(path, verifier)`, its own read-only connection). The answer goes to
@@ -19,7 +19,6 @@ from controller.journal import VerifyReport, verify
 from controller.journal.signing import TableVerifier
 
 log = structlog.get_logger("daemon")
-FULL_CHECK_AT_START = 100_000  # records before the anchor walked before dealing (about 0.5 s here); more: in the background
 
 
 class BackgroundWalk:
