@@ -188,7 +188,7 @@ class TableDaemon:
                 return outcome
             self.journal = outcome.journal
         journal = self.journal
-        self.anchor(mirror=True)
+        self.anchor()  # signed; mirrored into the journal at the first checkpoint (when bets first open)
         journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
         self.loop = loop = EventLoop(table, journal, None, self.notifier, reactor=self.reactor)
@@ -226,14 +226,14 @@ class TableDaemon:
         loop.refresh_status()
         return None
 
-    def anchor(self, mirror: bool = False) -> None:
+    def anchor(self) -> None:
         """Anchor the journal's head (controller/journal/anchor.py): at start, once the journal
         passed its check, and at the end; the loop anchors at every checkpoint. A failure (a
         full disk) leaves the previous anchor, which the next start checks from."""
         if self.journal is None:
             return
         try:
-            self.journal.anchor(mirror=mirror)
+            self.journal.anchor()
         except JournalError as error:
             log.warning("anchor_failed", error=str(error))
 

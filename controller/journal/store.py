@@ -319,8 +319,8 @@ class Journal:
         the file beside the journal (docs/journal.md, Anchor), signed with the table's key when
         the journal has one. mirror=True then also journals the signed head as a `signed_head`
         record (after the anchor: the anchor never names a record that may be lost). The
-        daemon anchors after its start-up check and at every checkpoint with the mirror, and
-        after `daemon_stopped` without (the next start mirrors it). JournalFull when the disk
+        daemon anchors after its start-up check and after `daemon_stopped`, and at every
+        checkpoint with the mirror (the first when bets first open). JournalFull when the disk
         is full, JournalError otherwise; the previous anchor then stays as it was."""
         if threading.get_ident() != self._owner:
             raise JournalError(f"{self.path}: anchor from another thread; the journal belongs to the thread that opened it")
