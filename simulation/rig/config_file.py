@@ -25,7 +25,7 @@ def merged(base: Mapping, overrides: Mapping) -> dict:
     return out
 
 
-RIG_TABLE = "rig"  # the rig's table identity in its journal's signatures
+RIG_TABLE = "t01"  # the rig's table identity in its journal's signatures (the floor lab feeds it as table t01)
 
 
 def rig_config(game: str, decks: int | None, directory: Path, links: Mapping[str, str], overrides: Mapping) -> dict:
