@@ -8,6 +8,7 @@ the signatures against the table it is fed as.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from controller.journal.signing import SigningKeyError, TableSigner, TableVerifier, public_key_path
@@ -24,14 +25,16 @@ def table_identity(config: Any) -> str:
 
 
 def table_signer(config: Any) -> TableSigner | None:
-    """The daemon's signer; None when the config says unsigned explicitly (and names no key)."""
+    """The daemon's signer; None when the config says unsigned explicitly."""
     journal = config.journal
-    if journal.signing_key and journal.unsigned:
-        raise SigningKeyError("journal.signing_key and journal.unsigned = true: choose one")
     if journal.unsigned:
         return None
     if not journal.signing_key:
         raise SigningKeyError(NO_KEY)
+    if not os.path.exists(journal.signing_key):
+        raise SigningKeyError(f"{journal.signing_key}: no such table key file (journal.signing_key): `tablectl keys table` "
+                              "makes the table's key pair (docs/journal.md, Signed heads), or set journal.unsigned = true "
+                              "(a lab only)")
     return TableSigner.from_file(journal.signing_key, table_identity(config))
 
 
@@ -39,5 +42,5 @@ def table_verifier(config: Any) -> TableVerifier | None:
     """For `journal verify`/`check` by anyone who reads the config: the public key; None when unsigned."""
     journal = config.journal
     if journal.unsigned or not journal.signing_key:
-        return None
+        return None  # nothing to check signatures with: the chain alone
     return TableVerifier.from_public_file(public_key_path(journal.signing_key), table_identity(config))

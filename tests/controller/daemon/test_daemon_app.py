@@ -31,7 +31,10 @@ def cannot_start(done) -> str:
 
 
 def test_without_a_signing_key_the_daemon_does_not_start_unless_told_unsigned(tmp_path):
-    error = cannot_start(run(config(tmp_path, journal="")))
+    error = cannot_start(run(config(tmp_path, journal='signing_key = "nokey/table.key"\n')))
+    assert error == (f"{tmp_path}/nokey/table.key: no such table key file (journal.signing_key): `tablectl keys table` "
+                     "makes the table's key pair (docs/journal.md, Signed heads), or set journal.unsigned = true (a lab only)")
+    error = cannot_start(run(config(tmp_path, journal='signing_key = ""\n')))
     assert error.startswith("journal.signing_key is not set: the table signs its journal with its own key")
     assert not (tmp_path / "journal.sqlite").exists()  # refused before anything was written
 
