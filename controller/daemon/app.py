@@ -25,6 +25,7 @@ import logging
 import os
 import resource
 import signal
+import sqlite3
 import sys
 import time
 
@@ -39,7 +40,7 @@ from controller.daemon.journal_walk import BackgroundWalk
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
 from controller.daemon.shoe_memory import shoe_memory
-from controller.journal import Journal, JournalError, RecordKind, check_journal, read_anchor, read_tail
+from controller.journal import Journal, JournalError, RecordKind, check_journal, open_readonly, read_anchor, read_tail
 from controller.journal.signing import TableSigner
 from controller.journal.table_key import table_signer
 from controller.logs import configure_logging
@@ -97,14 +98,22 @@ def check_descriptor_limit(max_clients: int) -> None:
                     consequence="new clients are refused for want of descriptors before the cap is reached")
 
 
-def _anchored_records(path: str) -> int:
-    """How many records the anchor names (0 when it cannot say): the part of a full walk the
-    start-up check would take before dealing."""
+def _records_to_walk(path: str) -> int:
+    """The records a full walk would take before dealing: those up to the anchor, or every
+    record when there is no anchor (0 when it cannot say: the check itself reports why)."""
     try:
         anchor = read_anchor(path)
-    except JournalError:
-        return 0  # the check itself reports it
-    return 0 if anchor is None else anchor.seq
+        if anchor is not None:
+            return anchor.seq
+        conn = open_readonly(path)
+    except (JournalError, OSError):
+        return 0
+    try:
+        return int(conn.execute("SELECT MAX(seq) FROM records").fetchone()[0] or 0)
+    except sqlite3.DatabaseError:
+        return 0
+    finally:
+        conn.close()
 
 
 class TableDaemon:
@@ -170,7 +179,7 @@ class TableDaemon:
         if signer is None:
             log.warning("journal_unsigned", consequence="nothing vouches for the journal (journal.unsigned = true)")
         self.notifier.status(f"starting: checking the journal {config.journal.path}")
-        in_background = signer is not None and _anchored_records(config.journal.path) > config.journal.walk_at_start
+        in_background = signer is not None and _records_to_walk(config.journal.path) > config.journal.walk_at_start
         check = check_journal(config.journal.path, signer, full=not in_background)
         if check.ok:
             self.journal = Journal(config.journal.path, sync=config.journal.sync, signer=signer)
@@ -179,7 +188,7 @@ class TableDaemon:
                      signed_by=None if signer is None else f"table {signer.table}, key {signer.key_id}",
                      before_anchor="walked in the background" if in_background else "walked")
         else:
-            self.broken = BrokenJournal(self, check)
+            self.broken = BrokenJournal(self, check, name_in_background=in_background)
             try:
                 outcome = self.broken.run()
             finally:

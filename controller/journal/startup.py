@@ -32,7 +32,8 @@ the default) every record and every signed head from record 1 (signed_chain.py):
 
 `full=False` leaves the records before the anchor to a walk of its own (the daemon runs
 `verify(path, verifier)` in the background on a large journal). When the check fails, the
-first broken record and the last good one are named as `verify` names them.
+first broken record and the last good one are named as `verify` names them (`named_by_walk`;
+with `full=False` the caller does that, the daemon in the background).
 """
 from __future__ import annotations
 
@@ -49,8 +50,9 @@ from controller.journal.signed_chain import SignatureWalk
 from controller.journal.signing import TableVerifier
 from controller.journal.verify import VerifyReport, verify, verify_chain
 
-# Problems whose first broken record the fast check cannot name exactly: a full walk names it.
-NAMED_BY_WALK = ("replaced", "rewritten", "deleted", "no_anchor", "unsigned", "foreign", "contradicted", "truncated")
+# Problems where a walk of every record can say more (the fast check does not look before the
+# anchor): the first broken record and the last good one, as `verify` names them.
+NOT_NAMED_BY_WALK = ("missing", "empty", "unreadable", "anchor")
 
 
 @dataclass(frozen=True)
@@ -81,15 +83,24 @@ class StartupCheck:
 def check_journal(path: str | os.PathLike, verifier: TableVerifier | None = None, *, full: bool = True) -> StartupCheck:
     """Read-only; never raises for a damaged journal: the answer says what is wrong."""
     check = _fast_check(Path(path), verifier)
-    if check.ok and verifier is not None and full and check.head_seq:
+    if not full:
+        return check
+    if check.ok and verifier is not None and check.head_seq:
         report = verify(path, verifier)
         return check if report.ok else from_report(check, report)
-    if not check.ok and check.problem in NAMED_BY_WALK:
-        report = verify(path, verifier)
-        if not report.ok:  # the walk names the first broken record exactly (the problem stays the check's)
-            return replace(check, broken_seq=report.broken_seq, head_seq=report.head_seq, head_hash=report.head_hash,
-                           reason=report.reason)
-    return check
+    return named_by_walk(check, verifier)
+
+
+def named_by_walk(check: StartupCheck, verifier: TableVerifier | None) -> StartupCheck:
+    """A failed check with its first broken record, last good record and reason as `verify`
+    names them (the problem word stays the check's); as it was when the walk has nothing to add."""
+    if check.ok or check.problem in NOT_NAMED_BY_WALK:
+        return check
+    report = verify(check.journal, verifier)
+    if report.ok:
+        return check  # what the chain and the signatures before the anchor cannot show (a cut tail without a signing key)
+    return replace(check, broken_seq=report.broken_seq, head_seq=report.head_seq, head_hash=report.head_hash,
+                   reason=report.reason)
 
 
 def from_report(check: StartupCheck, report: VerifyReport) -> StartupCheck:

@@ -124,3 +124,24 @@ def test_a_table_told_unsigned_deals_and_says_so(start_rig):
     assert status["daemon"]["status"].startswith("journal unsigned (journal.unsigned = true): nothing vouches for it")
     assert "signed" not in anchor_path(rig.journal_path).read_text()
     assert rig.play_round()["event"] == "result"
+
+
+def test_on_a_large_journal_a_refusal_is_named_exactly_once_the_walk_is_done(start_rig):
+    rig = played(start_rig, 37, config={"journal": {"walk_at_start": 0}})  # every journal is "large"
+    mirror = max(seq for seq, record in enumerate(rig.records(), 1) if record.kind == "signed_head")
+    tamper(rig.journal_path, "DELETE FROM records WHERE seq > ?", mirror + 3)
+    anchor_path(rig.journal_path).unlink()
+    verified = journal_verify(rig)
+    rig.start_daemon()  # refused at once (READY=1 with the refusal), named once the walk is done
+    rig.wait_until(lambda: rig.status()["journal_check"]["broken_seq"] == verified["broken_seq"], WAIT,
+                   "the walk to name the first broken record")
+    status = rig.status()
+    check = status["journal_check"]
+    assert (check["problem"], check["head_seq"], check["reason"]) == ("no_anchor", verified["head_seq"], verified["reason"])
+    assert status["message"].startswith(f"journal broken at record {verified['broken_seq']} (no_anchor): {verified['reason']}")
+    rig.wait_until(lambda: any(m.fields.get("STATUS") == status["message"] for m in rig.notify.messages
+                               if m.pid == rig.daemon.pid), WAIT, "STATUS= to say it")
+    logged = [json.loads(t) for t in rig.daemon.output().splitlines() if '"journal_broken"' in t]
+    assert logged, rig.daemon.output()
+    assert (logged[-1]["first_broken_record"], logged[-1]["last_good_record"], logged[-1].get("named_by")) == (
+        verified["broken_seq"], verified["head_seq"], "the walk of every record"), logged

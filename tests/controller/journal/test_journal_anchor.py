@@ -221,7 +221,7 @@ def test_a_replaced_file(anchored, tmp_path):
 
 def test_the_anchored_record_edited(anchored):
     tamper(anchored, "UPDATE records SET payload = '{\"round\":4}' WHERE seq = 20")
-    expect_broken(anchored, "broken_chain", 20, "the anchored record 20 was edited")
+    expect_broken(anchored, "broken_chain", 20, "its hash does not match its contents (the record was edited)")
 
 
 def test_the_chain_rewritten_up_to_the_anchor(anchored):
