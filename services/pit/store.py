@@ -330,7 +330,7 @@ class PitStore:
         last = head.seq + 1 if after is not None and after.prev_hash == head.hash else head.seq
         for alarm_id, in self.conn.execute(
                 "SELECT id FROM alarms WHERE table_id = ? AND cleared_at IS NULL AND kind IN "
-                "('bad_chain', 'contested', 'differs') AND seq > ? AND seq <= ?", (table, before, last)).fetchall():
+                "('bad_hash', 'bad_chain', 'contested', 'differs') AND seq > ? AND seq <= ?", (table, before, last)).fetchall():
             outcome.cleared.append(self._clear(alarm_id))
         if last > head.seq:
             self._set_checked(table, last, "ok")

@@ -169,3 +169,14 @@ def test_pit_enroll_names_the_key_and_refuses_what_is_no_key(tmp_path, key):
     plain = subprocess.run([sys.executable, "-m", "cli", "pit", "enroll", "t12", str(public_key_path(key)), "--db", str(db)],
                            cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=60)
     assert plain.returncode == 2 and "give SITE/TABLE" in plain.stderr
+
+
+def test_a_record_edited_in_transit_is_replaced_by_the_tables_own_and_its_alarm_cleared(store, tmp_path, key):
+    records = table_records(tmp_path / "j.sqlite", key)
+    edited = dataclasses.replace(records[2], payload_text='{"n":99}')  # the hash left as it was: it does not match
+    add_all(store, records[:2] + [edited] + records[3:5])
+    assert alarms(store) == [(3, "bad_hash")]
+    add_all(store, [records[2]] + records[5:])  # the table's own record 3 (a replay), then its signed head
+    assert list(store.records(TABLE)) == records and store.verified[TABLE][0] == records[-1].seq - 1
+    assert store.apart(TABLE) == [(edited, "forgery")]
+    assert [a.kind for a in store.alarms(TABLE, open_only=True)] == ["forgery"]
