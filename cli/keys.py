@@ -25,7 +25,8 @@ KEYS_DIR = "/etc/tablectl/keys"
 
 
 def _parser() -> Parser:
-    parser = Parser(prog="tablectl keys", description="Device keys for authenticated frames (protocol 1.1).")
+    parser = Parser(prog="tablectl keys",
+                    description="Device keys for authenticated frames (protocol 1.1), and the table's journal signing key.")
     commands = parser.add_subparsers(dest="action", required=True, metavar="{provision,id,table}")
     make = commands.add_parser("provision", help="make a device's key, write its file, print what to program")
     make.add_argument("device", metavar="DEVICE", help=f"one of {', '.join(DEVICES)}")
