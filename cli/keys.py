@@ -1,4 +1,5 @@
-"""`tablectl keys provision DEVICE [--dir DIR] [--root DIR] [--force]` and `tablectl keys id FILE`.
+"""`tablectl keys provision DEVICE [--dir DIR] [--root DIR] [--force]`, `tablectl keys id FILE`
+and `tablectl keys table [--dir DIR] [--root DIR] [--force]` (the journal's signing key: cli/table_key.py).
 
 provision  makes a new random key for the shoe, panel or lamp board (protocol 1.1,
            firmware_bridge/PROTOCOL.md §8), writes it to DIR/DEVICE.key (default
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from cli.common import Parser, UsageError, run_command
 from cli.install_service import CONFIG, GROUP, group_id
+from cli.table_key import add_table_parser, make_table_key
 from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, load_key, write_key
 
 if TYPE_CHECKING:
@@ -32,8 +34,9 @@ KEYS_DIR = "/etc/tablectl/keys"
 
 
 def _parser() -> Parser:
-    parser = Parser(prog="tablectl keys", description="Device keys for authenticated frames (protocol 1.1).")
-    commands = parser.add_subparsers(dest="action", required=True, metavar="{provision,id}")
+    parser = Parser(prog="tablectl keys",
+                    description="Device keys for authenticated frames (protocol 1.1), and the table's journal signing key.")
+    commands = parser.add_subparsers(dest="action", required=True, metavar="{provision,id,table}")
     make = commands.add_parser("provision", help="make a device's key, write its file, print what to program")
     make.add_argument("device", metavar="DEVICE", help=f"one of {', '.join(DEVICES)}")
     make.add_argument("--dir", default=KEYS_DIR, help=f"where key files live (default {KEYS_DIR})")
@@ -41,6 +44,7 @@ def _parser() -> Parser:
     make.add_argument("--force", action="store_true", help="replace an existing key (the device must be reprogrammed)")
     show = commands.add_parser("id", help="the public id of a key file")
     show.add_argument("file", metavar="FILE")
+    add_table_parser(commands)
     return parser
 
 
@@ -171,6 +175,8 @@ def _main(argv) -> int:
         except KeyFileError as error:
             raise UsageError(str(error)) from None
         return 0
+    if args.action == "table":
+        return make_table_key(args.dir, Path(args.root), args.force, sys.stdout)
     return provision(args.device, args.dir, Path(args.root), args.force)
 
 

@@ -4,11 +4,14 @@
     tablectl pit recall --table T [--last N] [--db PATH] [--json]
     tablectl pit export --table T [--db PATH]        # as `tablectl journal export` at the table
     tablectl pit alarms [--table T] [--open] [--db PATH] [--json]
+    tablectl pit enroll SITE/TABLE KEYFILE [--db PATH]   # the table's public key (tablectl keys table)
 
 The first subscribes to PREFIX/+/+/record and status, keeps every record in its database
 (idempotent by table and seq, each table's chain checked), and shows the floor live in the
 terminal; `--json` prints one JSON object a line per change instead (logs go to stderr).
 The others answer from the database alone. T is SITE/TABLE, or TABLE when only one site has it.
+`enroll` records a table's public key: from then on the pit verifies that table's records
+against its signed heads, and keeps apart what they do not vouch for (docs/floor.md).
 """
 from __future__ import annotations
 
@@ -25,18 +28,19 @@ from typing import Any
 from cli.common import Parser, UsageError, print_json, run_command
 from cli.recall import round_text
 from controller.journal import DEFAULT_RECALL, fold_rounds
+from controller.journal.signing import SigningKeyError
 from controller.logs import configure_logging
 from services.broker import BrokerError, BrokerSettings, client_id
 from services.pit import Pit, PitStore
 from services.pit.view import change_text, render
 
-ACTIONS = ("recall", "export", "alarms")
+ACTIONS = ("recall", "export", "alarms", "enroll")
 REDRAW_S = 0.25
 
 
 def _live_parser() -> Parser:
     parser = Parser(prog="tablectl pit", description="The floor live: every table's records from the broker, checked.",
-                    epilog="Also: tablectl pit recall|export|alarms --help")
+                    epilog="Also: tablectl pit recall|export|alarms|enroll --help")
     parser.add_argument("--broker", default="mqtts://localhost:8883", metavar="URL", help="mqtts://host:port (default: %(default)s)")
     parser.add_argument("--ca", default="", metavar="FILE", help="CA the broker's certificate chains to (default: the system's)")
     parser.add_argument("--cert", default="", metavar="FILE", help="the pit's client certificate (PEM)")
@@ -55,6 +59,25 @@ def _live_parser() -> Parser:
 
 def _db_option(parser: Parser) -> None:
     parser.add_argument("--db", default="pit.sqlite", metavar="PATH", help="the pit's database (default: %(default)s)")
+
+
+def _enroll(argv: list[str]) -> int:
+    parser = Parser(prog="tablectl pit enroll", description="Enrol a table's public key: the pit then verifies its records.")
+    parser.add_argument("table", metavar="SITE/TABLE", help="the table as its feed names it (feed.site/feed.table)")
+    parser.add_argument("key_file", metavar="KEYFILE", help="its public key: table.key.pub, made by `tablectl keys table`")
+    _db_option(parser)
+    args = parser.parse_args(argv)
+    site, _, name = args.table.partition("/")
+    if not site or not name or "/" in name:
+        raise UsageError(f"{args.table!r}: give SITE/TABLE, as the table's feed names it (feed.site/feed.table)")
+    store = PitStore(args.db)
+    try:
+        enrolment = store.enrol(args.table, args.key_file)
+    finally:
+        store.close()
+    print(f"enrolled {args.table}: key id {enrolment.key_id} (its journal signs as table {name!r}); from now on the pit "
+          f"verifies its records against its signed heads and keeps apart what they do not vouch for")
+    return 0
 
 
 def _answer_parser(action: str) -> Parser:
@@ -108,6 +131,8 @@ def _recall(store: PitStore, table: str, last: int, as_json: bool) -> int:
 
 
 def _answer(action: str, argv: list[str]) -> int:
+    if action == "enroll":
+        return _enroll(argv)
     args = _answer_parser(action).parse_args(argv)
     store = _store(args.db)
     if action == "recall":  # --table is required for recall and export
@@ -183,4 +208,4 @@ def _main(argv: list[str]) -> int:
 
 
 def main(argv) -> int:
-    return run_command("pit", _main, argv, (BrokerError, OSError))
+    return run_command("pit", _main, argv, (BrokerError, OSError, SigningKeyError))

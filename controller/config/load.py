@@ -207,12 +207,18 @@ def _cross_checks(sections, base_dir, problems):
     if feed.broker.startswith("mqtt://") and not feed.insecure:
         problems.append(("feed.broker", "mqtt:// sends the table's records in clear text: use mqtts:// "
                                         "or set feed.insecure = true (a lab only)"))
+    journal = sections["journal"]
+    if journal.table and feed.table and journal.table != feed.table:
+        problems.append(("journal.table", f"{journal.table!r} differs from feed.table {feed.table!r}: the floor checks "
+                                          "the journal's signatures against the table it is fed as"))
     if base_dir is None:
         return sections
     files = ("ca", "client_cert", "client_key", "password_file", "state")
     sections["feed"] = replace(feed, **{k: str(base_dir / getattr(feed, k)) for k in files if getattr(feed, k)})
     journal, control = sections["journal"], sections["control"]
     journal = replace(journal, path=str(base_dir / journal.path))
+    if journal.signing_key:
+        journal = replace(journal, signing_key=str(base_dir / journal.signing_key))
     if not Path(control.socket).is_absolute():
         control = replace(control, socket=str(base_dir / control.socket))
         check = next(f for f in fields(control) if f.name == "socket").metadata["check"]

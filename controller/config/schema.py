@@ -174,6 +174,14 @@ class JournalConfig:
     path: str = key("/var/lib/tablectl/journal.sqlite", "the SQLite journal (relative paths: from the config file's directory)")
     sync: str = key("results", "fsync 'results' (results and voids, before their lamps light) or 'always' (every record)",
                     one_of(*JOURNAL_SYNC))
+    signing_key: str = key("/etc/tablectl/keys/table.key",
+                           "the table's Ed25519 key (PEM, mode 0600, the daemon's user; `tablectl keys table` makes it, "
+                           "its public key beside it as .pub): signs every anchor of the journal")
+    table: str = key("", "this table's identity, signed with the journal's heads (empty: feed.table)",
+                     lambda v: topic_level(v) if v else None)
+    unsigned: bool = key(False, "run without journal.signing_key: nothing vouches for the journal (a lab; status warns)")
+    walk_at_start: int = key(100000, "records before the anchor walked (chain and signatures) before dealing; a larger "
+                                     "journal is walked in the background and holds the next shoe if it fails", at_least(0))
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ import logging
 import os
 import resource
 import signal
+import sqlite3
 import time
 
 import structlog
@@ -34,10 +35,13 @@ from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
 from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
+from controller.daemon.journal_walk import BackgroundWalk
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
 from controller.daemon.shoe_memory import shoe_memory
-from controller.journal import Journal, JournalError, RecordKind, check_journal, read_tail
+from controller.journal import Journal, JournalError, RecordKind, check_journal, open_readonly, read_anchor, read_tail
+from controller.journal.signing import TableSigner
+from controller.journal.table_key import table_signer
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
@@ -90,6 +94,24 @@ def check_descriptor_limit(max_clients: int) -> None:
                     consequence="new clients are refused for want of descriptors before the cap is reached")
 
 
+def _records_to_walk(path: str) -> int:
+    """The records a full walk would take before dealing: those up to the anchor, or every
+    record when there is no anchor (0 when it cannot say: the check itself reports why)."""
+    try:
+        anchor = read_anchor(path)
+        if anchor is not None:
+            return anchor.seq
+        conn = open_readonly(path)
+    except (JournalError, OSError):
+        return 0
+    try:
+        return int(conn.execute("SELECT MAX(seq) FROM records").fetchone()[0] or 0)
+    except sqlite3.DatabaseError:
+        return 0
+    finally:
+        conn.close()
+
+
 class TableDaemon:
     def __init__(self, config, settings, notifier: Notifier, *, open_driver=driver_for):
         self.config, self.settings, self.notifier = config, settings, notifier
@@ -100,6 +122,8 @@ class TableDaemon:
         self.drivers: dict = {}
         self.loop: EventLoop | None = None
         self.broken: BrokenJournal | None = None  # while the journal, broken at start, waits for a new chain
+        self.signer: TableSigner | None = None  # the table's key (None: journal.unsigned = true)
+        self.walk: BackgroundWalk | None = None  # the walk of the records before the anchor, on a large journal
 
     def run(self) -> int:
         code, reason, stopped = 0, "stopped", None
@@ -147,14 +171,20 @@ class TableDaemon:
         config = self.config
         log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
         options = {kind: driver_options(config, kind) for kind in ("shoe", "panel", "lights")}  # key files read first
+        self.signer = signer = table_signer(config)  # SigningKeyError (a JournalError): cannot start
+        if signer is None:
+            log.warning("journal_unsigned", consequence="nothing vouches for the journal (journal.unsigned = true)")
         self.notifier.status(f"starting: checking the journal {config.journal.path}")
-        check = check_journal(config.journal.path)
+        in_background = signer is not None and _records_to_walk(config.journal.path) > config.journal.walk_at_start
+        check = check_journal(config.journal.path, signer, full=not in_background)
         if check.ok:
-            self.journal = Journal(config.journal.path, sync=config.journal.sync)
+            self.journal = Journal(config.journal.path, sync=config.journal.sync, signer=signer)
             log.info("journal_checked", records=check.head_seq, checked=check.checked,
-                     anchor=None if check.anchor is None else check.anchor.seq)
+                     anchor=None if check.anchor is None else check.anchor.seq,
+                     signed_by=None if signer is None else f"table {signer.table}, key {signer.key_id}",
+                     before_anchor="walked in the background" if in_background else "walked")
         else:
-            self.broken = BrokenJournal(self, check)
+            self.broken = BrokenJournal(self, check, name_in_background=in_background)
             try:
                 outcome = self.broken.run()
             finally:
@@ -163,10 +193,16 @@ class TableDaemon:
                 return outcome
             self.journal = outcome.journal
         journal = self.journal
-        self.anchor()
+        self.anchor()  # signed; mirrored into the journal at the first checkpoint (when bets first open)
         journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
         self.loop = loop = EventLoop(table, journal, None, self.notifier, reactor=self.reactor)
+        if signer is None:
+            loop.journal_note = "journal unsigned (journal.unsigned = true): nothing vouches for it"
+            loop.signing = {"signed": False}
+        else:
+            loop.signing = {"signed": True, "table": signer.table, "key_id": signer.key_id,
+                            "walk": "in the background" if in_background and check.ok else "done at start"}
         lights = self.open_driver("lights", config.devices.lights, loop.post, reactor=self.reactor, start=False,
                                   **options["lights"])
         self.drivers["lights"] = lights
@@ -195,6 +231,10 @@ class TableDaemon:
             log.warning("unauthenticated_device", device=kind,
                         fix=f"tablectl keys provision {kind}, program the key into the {kind} and name it in [keys]")
         check_descriptor_limit(config.control.max_clients)
+        if in_background and check.ok and signer is not None:
+            self.walk = BackgroundWalk(config.journal.path, signer,
+                                       lambda report: self.reactor.call_soon_threadsafe(lambda: loop.journal_walked(report)))
+            self.walk.start()
         loop.refresh_status()
         return None
 

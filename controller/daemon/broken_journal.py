@@ -5,7 +5,9 @@ replaced, emptied, missing or unreadable. Nothing may be appended to it and no r
 it, so the daemon opens no journal, no table and no shoe. It says so wherever people look,
 and waits for the documented recovery:
 
-- its log: `journal_broken` (critical) with the first broken record, the problem and why;
+- its log: `journal_broken` (critical) with the first broken record, the problem and why, as
+  `tablectl journal verify` names them (on a journal larger than `journal.walk_at_start`, a
+  walk in the background names them a second time once it is done);
 - STATUS= (with READY=1, so the unit stays up for the recovery instead of being restarted
   into the same refusal): `journal broken at record 3976 (truncated): ... · not dealing · ...`;
 - `tablectl status`: `state: journal_broken`, the check (`journal_check`) and the key;
@@ -23,15 +25,17 @@ is what the daemon must do here, and a restart would find the same journal.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import structlog
 
 from controller.control import ControlServer, Request
 from controller.daemon.device_options import driver_options
 from controller.daemon.health import Health
+from controller.daemon.journal_walk import BackgroundWalk
 from controller.daemon.lamps_out import LampOutput
-from controller.journal import JournalError, NewChain, start_new_chain
-from controller.journal.startup import StartupCheck
+from controller.journal import JournalError, NewChain, VerifyReport, start_new_chain
+from controller.journal.startup import NOT_NAMED_BY_WALK, StartupCheck
 from controller.table import Pattern, lamp_ids
 from drivers import events as ev
 
@@ -46,8 +50,11 @@ def refusal(check: StartupCheck) -> str:
 
 
 class BrokenJournal:
-    def __init__(self, daemon, check: StartupCheck) -> None:
+    def __init__(self, daemon, check: StartupCheck, *, name_in_background: bool = False) -> None:
+        """name_in_background: the check did not walk the records before the anchor (a large
+        journal): a walk of its own names the first broken record once it is done."""
         self.daemon, self.check = daemon, check
+        self.name_in_background = name_in_background and check.problem not in NOT_NAMED_BY_WALK
         self.config, self.reactor, self.notifier = daemon.config, daemon.reactor, daemon.notifier
         self.line = refusal(check)
         self.key_on = False
@@ -68,10 +75,25 @@ class BrokenJournal:
             self._open()
             self.notifier.ready(status=self.line)
             self._on_ping(self.reactor.now())
+            if self.name_in_background:
+                BackgroundWalk(self.check.journal, self.daemon.signer,
+                               lambda report: self.reactor.call_soon_threadsafe(lambda: self._named(report))).start()
             self.reactor.run_until(lambda: self.new_chain is not None or self.stop_reason is not None, None)
         finally:
             self._close()
         return self.new_chain if self.new_chain is not None else str(self.stop_reason)
+
+    def _named(self, report: VerifyReport) -> None:
+        """The walk of every record answered: the first broken record as `verify` names it."""
+        if report.ok or self.new_chain is not None:
+            return
+        self.check = replace(self.check, broken_seq=report.broken_seq, head_seq=report.head_seq,
+                             head_hash=report.head_hash, reason=report.reason)
+        self.line = refusal(self.check)
+        log.critical("journal_broken", journal=self.check.journal, first_broken_record=self.check.broken_seq,
+                     problem=self.check.problem, reason=self.check.reason, last_good_record=self.check.head_seq,
+                     recovery=RECOVERY, named_by="the walk of every record")
+        self.notifier.status(self.line)
 
     def request_stop(self, reason: str) -> None:
         """From the signal handler."""
@@ -143,7 +165,7 @@ class BrokenJournal:
         by = {**peer.by(), "user": peer.user or f"uid {peer.uid}"}
         try:
             done = start_new_chain(self.config.journal.path, by=by, reason=request.args["reason"],
-                                   sync=self.config.journal.sync)
+                                   sync=self.config.journal.sync, signer=self.daemon.signer)
         except JournalError as error:
             log.error("new_chain_failed", error=str(error), by=by)
             request.fail(f"new_chain: {error}")

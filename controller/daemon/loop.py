@@ -137,6 +137,9 @@ class EventLoop:
         self.stop_requested: str | None = None
         self.last_draw_counter: int | None = None  # the shoe's counter on the last card handled
         self.status_note = ""  # shown first in STATUS= (e.g. the journal is locked)
+        self.journal_note = ""  # the journal's authenticity, when something is to be said (unsigned, broken)
+        self.shoe_held: str | None = None  # why no new shoe may be declared: the journal failed its walk
+        self.signing: dict[str, Any] = {}  # who signs the journal, and its walk's state (in `status`)
         self.timing = LoopTiming()
         self.subscribers: Callable[[], int] = lambda: 0  # followers of the event stream (the app sets it)
         self.control_info: Callable[[], dict] = dict  # the control socket's state for status (the app sets it)
@@ -386,7 +389,28 @@ class EventLoop:
         if any(h.opened_betting for h in handled):
             self._checkpoint()  # a quiet moment: no card is due while bets are open
 
+    def journal_walked(self, report) -> None:
+        """The background walk of the whole journal answered (controller/daemon/journal_walk.py)."""
+        self.signing["walk"] = report.to_json()
+        if report.ok:
+            log.info("journal_verified", records=report.records, signed_seq=report.signed_seq)
+            return
+        at = "" if report.broken_seq is None else f" at record {report.broken_seq}"
+        self.shoe_held = (f"journal broken{at}: {report.reason} (last good record {report.head_seq}) · "
+                          "no new shoe: the supervisor starts a new chain (docs/journal.md, Recovery)")
+        self.journal_note = f"journal broken{at}: the next shoe is held"
+        log.critical("journal_broken", journal=str(self.journal.path), first_broken_record=report.broken_seq,
+                     problem=report.problem or "broken_chain", reason=report.reason, last_good_record=report.head_seq,
+                     consequence="the round and shoe in play finish; no new shoe")
+        self.publish({"event": "journal_broken", "first_broken_record": report.broken_seq, "reason": report.reason,
+                      "last_good_record": report.head_seq, "problem": report.problem or "broken_chain"})
+        self.refresh_status()
+
     def _handle(self, inp) -> list:
+        if self.shoe_held is not None and isinstance(inp, i.Command) and inp.name == "new_shoe":
+            detail = f"new_shoe refused: {self.shoe_held}"
+            return [JournalEffect(RecordKind.ERROR, {"detail": detail, **input_json(inp), "state": self.table.state}),
+                    Publish({"event": "error", "detail": detail}), Reply(False, detail)]
         try:
             return self.table.handle(inp)
         except Exception as error:  # a bug must not end the table: record it, refuse, go on
@@ -521,7 +545,7 @@ class EventLoop:
         self._checkpointed_seq = self.journal.head_seq
         try:
             self.journal.checkpoint()
-            self.journal.anchor()  # the head, outside the database: what the next start checks from
+            self.journal.anchor(mirror=True)  # the head, signed, outside the database and in it
         except JournalError as error:
             log.warning("checkpoint_failed", error=str(error))
 
@@ -561,14 +585,15 @@ class EventLoop:
 
     def _note(self) -> str:
         log_note = "log output broken" if output_state()["broken"] else ""
-        return " · ".join(note for note in (self.status_note, *self.health_problems, log_note) if note)
+        return " · ".join(note for note in (self.status_note, self.journal_note, *self.health_problems, log_note) if note)
 
     def daemon_info(self) -> dict:
         status = status_line(self.table, self.links, self.ready, self._note())
         return {"ready": self.ready, "pid": os.getpid(), "status": status,
                 "devices": self.links.to_json(), "timers": self.timers.running(),
                 "journal": {"path": str(self.journal.path), "records": self.journal.head_seq,
-                            "waiting": len(self._blocked), "queued": len(self.inbox), "full": self.journal_full},
+                            "waiting": len(self._blocked), "queued": len(self.inbox), "full": self.journal_full,
+                            "signing": self.signing, "shoe_held": self.shoe_held},
                 "last_draw_counter": self.last_draw_counter, "subscribers": self.subscribers(),
                 "control": self.control_info(), "log": output_state(), "alive": not self.health_problems, "problems": self.health_problems,
                 "loop_us": self.timing.to_json(),

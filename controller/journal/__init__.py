@@ -1,13 +1,14 @@
 """The controller's journal: SQLite (WAL), append-only, every record hash-chained to the last.
 
-    check = check_journal(path)   # at start-up, before opening it: is it the journal left, intact?
-    journal = Journal("/var/lib/tablectl/journal.sqlite")
+    check = check_journal(path, signer)   # at start-up, before opening it: the journal left, intact, signed by this table?
+    journal = Journal("/var/lib/tablectl/journal.sqlite", signer=signer)   # signer: the table's key (signing.py)
     journal.append("card", {"round": 7, "card": "As", ...})
     journal.append("result", {...}, durable=True)   # fsynced before the lamps light
-    journal.anchor()        # at start, every checkpoint and at shutdown: the head, in a file beside it
+    journal.anchor()        # at start, every checkpoint and at shutdown: the head, signed, in a file beside it
+    journal.anchor(mirror=True)   # at a checkpoint: and the signed head journaled (`signed_head`)
     read_tail(journal)      # after a restart: the records it needs (the daemon restores the table from them)
     recover(journal)        # the same tail as tablectl journal recovery shows it: last round, interrupted round, shoe
-    verify(path); last_rounds(path, 10); export_jsonl(path, sys.stdout)   # readers
+    verify(path, verifier); last_rounds(path, 10); export_jsonl(path, sys.stdout)   # readers
     start_new_chain(path, by={...}, reason="...")   # the recovery from a broken journal
 
 Record kinds are named in controller.journal.kinds; docs/journal.md says what each holds

@@ -3,7 +3,11 @@ file of its own beside the journal (`journal.sqlite.anchor`), so that what the c
 cannot show is found at start-up: a tail cut off, the file replaced by another or an older
 copy, the journal deleted or emptied.
 
-    {"format": 1, "seq": 4120, "hash": "9f2c...", "first_hash": "5d01...", "at": "2026-11-25T22:11:56.297440Z"}
+    {"format": 2, "seq": 4120, "hash": "9f2c...", "first_hash": "5d01...", "at": "2026-11-25T22:11:56.297440Z",
+     "signed": {"table": "t12", "seq": 4120, "hash": "9f2c...", "key_id": "3a7e...", "signature": "..."}}
+
+`signed` is the table's signature over the anchored head and its identity (signing.py). A
+table configured `journal.unsigned = true` writes format 1, without it.
 
 It is written atomically (a temporary file, fsync, rename over the old one, fsync of the
 directory): a crash leaves the old anchor or the new one, never a torn one. The writer makes
@@ -18,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.journal.records import GENESIS, JournalError
+from controller.journal.signing import SignedHead
 
-ANCHOR_FORMAT = 1
+ANCHOR_FORMAT = 2
+READABLE_FORMATS = (1, 2)
 ANCHOR_SUFFIX = ".anchor"
 FILE_MODE = 0o640  # as the journal: the daemon's group reads it
 
@@ -30,9 +36,14 @@ class Anchor:
     hash: str  # its hash (GENESIS for seq 0)
     first_hash: str | None  # record 1's hash: which chain this is (None for an empty chain)
     at: str  # when the anchor was written (UTC, ISO 8601)
+    signed: SignedHead | None = None  # the table's signature over (seq, hash); None: unsigned
 
     def to_json(self) -> dict:
-        return {"format": ANCHOR_FORMAT, "seq": self.seq, "hash": self.hash, "first_hash": self.first_hash, "at": self.at}
+        """An unsigned anchor keeps format 1 (an older tablectl reads it); a signed one is format 2."""
+        out = {"format": 1, "seq": self.seq, "hash": self.hash, "first_hash": self.first_hash, "at": self.at}
+        if self.signed is not None:
+            out |= {"format": ANCHOR_FORMAT, "signed": self.signed.to_json()}
+        return out
 
 
 def anchor_path(journal_path: str | os.PathLike) -> Path:
@@ -50,9 +61,11 @@ def read_anchor(journal_path: str | os.PathLike) -> Anchor | None:
         raise JournalError(f"{path}: cannot read the anchor: {error.strerror}") from None
     try:
         data = json.loads(text)
-        if not isinstance(data, dict) or data.get("format") != ANCHOR_FORMAT:
-            raise ValueError(f"not an anchor of format {ANCHOR_FORMAT}")
-        anchor = Anchor(data["seq"], data["hash"], data["first_hash"], data["at"])
+        if not isinstance(data, dict) or data.get("format") not in READABLE_FORMATS:
+            raise ValueError(f"not an anchor of format {' or '.join(map(str, READABLE_FORMATS))}")
+        signed = data.get("signed")
+        anchor = Anchor(data["seq"], data["hash"], data["first_hash"], data["at"],
+                        None if signed is None else SignedHead.from_json(signed))
         _check(anchor)
     except (ValueError, KeyError, TypeError) as error:
         raise JournalError(f"{path}: the anchor is damaged ({error})") from None
@@ -68,6 +81,8 @@ def _check(anchor: Anchor) -> None:
         raise ValueError(f"first_hash {anchor.first_hash!r}")
     if not isinstance(anchor.at, str):
         raise ValueError(f"at {anchor.at!r}")
+    if anchor.signed is not None and (anchor.signed.seq, anchor.signed.hash) != (anchor.seq, anchor.hash):
+        raise ValueError(f"its signature is over record {anchor.signed.seq}, not the anchored record {anchor.seq}")
 
 
 def _is_hash(value: object) -> bool:

@@ -19,6 +19,7 @@ class RecordKind(enum.StrEnum):
     COMMAND = "command"  # a panel or socket command
     ERROR = "error"  # an input the table refused outright, or an effect that failed
     CHAIN_STARTED = "chain_started"  # record 1 of a journal begun again after a broken one (new_chain.py)
+    SIGNED_HEAD = "signed_head"  # the table's signature over an earlier record's hash: the anchor's mirror (signing.py)
     # written by the table (its Journal effects)
     SHOE = "shoe"  # payload "event": one of ShoeEvent
     ROUND_OPENED = "round_opened"

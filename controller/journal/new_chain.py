@@ -24,6 +24,7 @@ from controller.journal.anchor import anchor_path, fsync_directory
 from controller.journal.kinds import RecordKind
 from controller.journal.readonly import open_readonly
 from controller.journal.records import JournalError, Record
+from controller.journal.signing import TableSigner
 from controller.journal.startup import StartupCheck, check_journal
 from controller.journal.store import Journal
 
@@ -37,9 +38,11 @@ class NewChain:
     archived: list[Path]
 
 
-def start_new_chain(path: str | os.PathLike, *, by: Mapping[str, Any], reason: str, sync: str = "results") -> NewChain:
+def start_new_chain(path: str | os.PathLike, *, by: Mapping[str, Any], reason: str, sync: str = "results",
+                    signer: TableSigner | None = None) -> NewChain:
     """Archive the journal at `path` (with its -wal, -shm and anchor) and start a new chain.
-    `by`: who asked (a JSON object with at least "user"); `reason`: their words. JournalError
+    `by`: who asked (a JSON object with at least "user"); `reason`: their words; `signer`: the
+    table's key, which checks the old journal's signatures and signs the new one. JournalError
     when another process writes the journal, or `by`/`reason` are missing."""
     if not isinstance(by, Mapping) or not isinstance(by.get("user"), str) or not by["user"]:
         raise JournalError("a new chain needs who started it: by={'user': ..., ...}")
@@ -48,14 +51,14 @@ def start_new_chain(path: str | os.PathLike, *, by: Mapping[str, Any], reason: s
     path = Path(path)
     lock = _lock_old(path)
     try:
-        check = check_journal(path)
+        check = check_journal(path, signer)
         previous = _previous(path, check)
         archived_journal, archived = _archive(path)
         previous["archived_as"] = None if archived_journal is None else archived_journal.name
     finally:
         if lock is not None:
             os.close(lock)
-    journal = Journal(path, sync=sync)
+    journal = Journal(path, sync=sync, signer=signer)
     try:
         first = journal.append(CHAIN_STARTED, {"previous": previous, "by": dict(by), "reason": reason}, durable=True)
         journal.anchor()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal.anchor import Anchor, anchor_path, fsync_directory, read_anchor, write_anchor
+from controller.journal.kinds import RecordKind
 from controller.journal.records import (
     COLUMNS,
     GENESIS,
@@ -27,6 +28,7 @@ from controller.journal.records import (
     record_from_row,
     record_hash,
 )
+from controller.journal.signing import TableSigner
 
 SCHEMA_VERSION = 1
 FILE_MODE = 0o640  # the daemon's group reads the journal (recall, verify, the services)
@@ -148,8 +150,10 @@ class Journal:
     """The writer. `append` returns only once the record is committed (and fsynced when
     durable). Use from one thread: sqlite3 refuses a connection shared across threads."""
 
-    def __init__(self, path: str | os.PathLike, sync: str = "results", autocheckpoint_pages: int = AUTOCHECKPOINT_PAGES):
-        """Open the journal at `path` for writing, creating it when there is none. Refused with
+    def __init__(self, path: str | os.PathLike, sync: str = "results", autocheckpoint_pages: int = AUTOCHECKPOINT_PAGES,
+                 signer: TableSigner | None = None):
+        """Open the journal at `path` for writing, creating it when there is none. `signer`:
+        the table's key, which signs every anchor (None: unsigned anchors). Refused with
         JournalError: a second writer, a file that is not a journal, a 0-byte file, and a
         missing journal whose anchor is still there (it would silently become a new chain at
         round 1). The start-up check (`check_journal`) is run before this, by the daemon."""
@@ -157,6 +161,7 @@ class Journal:
             raise JournalError(f"journal sync {sync!r}: expected one of {', '.join(SYNC_MODES)}")
         self.path = Path(path)
         self.sync = sync
+        self.signer = signer
         self._autocheckpoint = autocheckpoint_pages
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._owner = threading.get_ident()
@@ -309,14 +314,18 @@ class Journal:
             raise self._failure(error, "checkpoint failed") from None
         return frames, copied
 
-    def anchor(self) -> Anchor:
+    def anchor(self, mirror: bool = False) -> Anchor:
         """Make every record written so far durable (fsync of the WAL) and anchor the head in
-        the file beside the journal (docs/journal.md, Anchor). The daemon calls it after its
-        start-up check, at every checkpoint and after `daemon_stopped`. JournalFull when the
-        disk is full, JournalError otherwise; the previous anchor then stays as it was."""
+        the file beside the journal (docs/journal.md, Anchor), signed with the table's key when
+        the journal has one. mirror=True then also journals the signed head as a `signed_head`
+        record (after the anchor: the anchor never names a record that may be lost). The
+        daemon anchors after its start-up check and after `daemon_stopped`, and at every
+        checkpoint with the mirror (the first when bets first open). JournalFull when the disk
+        is full, JournalError otherwise; the previous anchor then stays as it was."""
         if threading.get_ident() != self._owner:
             raise JournalError(f"{self.path}: anchor from another thread; the journal belongs to the thread that opened it")
-        anchor = Anchor(self.head_seq, self.head_hash, self._first_hash, _utc_now())
+        signed = None if self.signer is None else self.signer.sign(self.head_seq, self.head_hash)
+        anchor = Anchor(self.head_seq, self.head_hash, self._first_hash, _utc_now(), signed)
         try:
             self._fsync_wal()
             write_anchor(self.path, anchor)
@@ -327,6 +336,8 @@ class Journal:
                                   "(the previous anchor stays; try again once space is freed)") from None
             raise JournalError(f"{where}: cannot write the anchor: {error.strerror}") from None
         self.anchored = anchor
+        if mirror and signed is not None:
+            self.append(RecordKind.SIGNED_HEAD, signed.to_json())  # made durable by the next anchor's fsync
         return anchor
 
     def _fsync_wal(self) -> None:

@@ -30,6 +30,8 @@ class TableView:
     held_back: int = 0  # records the table has journaled that are not here yet (as last reported)
     alarms: int = 0  # open alarms
     table_seq: int = 0  # the table's last journal record, as its feed last reported
+    enrolled: str | None = None  # the key id the pit checks this table's signatures with (None: not enrolled)
+    verified: int = 0  # every record up to this seq is vouched for by the table's signature
 
     def apply(self, record: Record, payload: Mapping[str, Any] | None = None) -> None:
         """Fold the next record in; `payload`: its payload already read, if the caller has it."""

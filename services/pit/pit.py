@@ -141,8 +141,15 @@ class Pit:
     def _record(self, table: str, arrival: Arrival) -> None:
         outcome = self.store.add(table, arrival.record, arrival.hash_ok)
         view = self._view(table)
-        for joined in outcome.in_order:  # this record, and those stored earlier that now follow on
-            view.apply(joined, arrival.payload if joined is arrival.record else None)
+        if outcome.replaced:  # the table's own records took the place of forged ones: fold its view again
+            view = self.views[table] = TableView(table, link=view.link, link_since=view.link_since,
+                                                 link_reason=view.link_reason, daemon=view.daemon, table_seq=view.table_seq,
+                                                 alarms=view.alarms)
+            self._fold(table, view)
+        else:
+            for joined in outcome.in_order:  # this record, and those stored earlier that now follow on
+                view.apply(joined, arrival.payload if joined is arrival.record else None)
+        self._trust(table, view)
         for alarm in outcome.raised:
             view.alarms += 1
             log.error("alarm", **alarm.to_json())
@@ -198,19 +205,30 @@ class Pit:
                 log.info("replay_asked", table=table, first=wanted[0], last=wanted[1])
 
     # ------------------------------------------------------------------ startup and end
+    def _trust(self, table: str, view: TableView) -> None:
+        enrolment = self.store.enrolled.get(table)
+        view.enrolled = None if enrolment is None else enrolment.key_id
+        view.verified = self.store.verified.get(table, (0, ""))[0]
+
+    def _fold(self, table: str, view: TableView) -> None:
+        """The view from the stored records: from the last round opened on."""
+        chain = self.store.chains.get(table)
+        start = self.store.conn.execute(
+            "SELECT max(seq) FROM records WHERE table_id = ? AND kind = 'round_opened'", (table,)).fetchone()[0]
+        if chain is not None:
+            for record in self.store.records(table, (start or 1) - 1):
+                if record.seq > chain.through:
+                    break
+                view.apply(record)
+            view.records = chain.through
+
     def _rebuild_views(self) -> None:
         statuses = self.store.statuses()
+        self.store.load_enrolled()
         for table in self.store.tables():
             view = self._view(table)
-            chain = self.store.chains.get(table)
-            start = self.store.conn.execute(
-                "SELECT max(seq) FROM records WHERE table_id = ? AND kind = 'round_opened'", (table,)).fetchone()[0]
-            if chain is not None:
-                for record in self.store.records(table, (start or 1) - 1):
-                    if record.seq > chain.through:
-                        break
-                    view.apply(record)
-                view.records = chain.through
+            self._fold(table, view)
+            self._trust(table, view)
             if table in statuses:
                 view.apply_status(statuses[table], utc_now())
             view.alarms = len(self.store.alarms(table, open_only=True))

@@ -11,7 +11,17 @@ the table and the record:
     differs    a record arrived for a seq already stored, with other contents
 
 A record whose predecessor has not arrived is stored as `pending` and checked when the gap
-fills. Writes are batched: `commit()` ends a batch (the caller acknowledges the MQTT
+fills. For a table enrolled with its public key (enrolled.py) the table's signed heads decide
+what is its own: records up to its newest good signed head are verified (`verified_through`),
+a record that conflicts with a verified one, or a version displaced by the one a signed head
+vouches for, is kept apart (table `apart`), and the alarms name a forgery:
+
+    forgery    a record conflicting with the table's signed records, or a signed head that is
+               not the table's (another key, another identity, a bad signature)
+    contested  two versions of a record not yet vouched for arrived: the next signed head decides
+               (cleared then)
+
+Writes are batched: `commit()` ends a batch (the caller acknowledges the MQTT
 messages only after it, so the broker redelivers whatever a crash lost).
 """
 from __future__ import annotations
@@ -24,8 +34,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from controller.journal import GENESIS, Record
+from controller.journal import GENESIS, DamagedRecord, Record
+from controller.journal.signing import SignedHead
 from controller.journal.verify import EDITED, link_problem
+from services.pit.enrolled import ENROLLED_SCHEMA, Enrolment, enrol, enrolments
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -81,6 +93,7 @@ class Outcome:
     in_order: list[Record] = field(default_factory=list)
     raised: list[Alarm] = field(default_factory=list)
     cleared: list[Alarm] = field(default_factory=list)
+    replaced: bool = False  # records already shown were replaced by the table's own: fold the view again
 
 
 class PitStore:
@@ -89,8 +102,13 @@ class PitStore:
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.executescript(SCHEMA)
+        self.conn.executescript(SCHEMA + ENROLLED_SCHEMA)
         self.chains: dict[str, Chain] = {}
+        self.enrolled: dict[str, Enrolment] = {}
+        self._enrolled_mark: tuple | None = None
+        self.verified: dict[str, tuple[int, str]] = {
+            table: (through, digest) for table, through, digest in self.conn.execute("SELECT table_id, through, hash FROM verified")}
+        self._waiting_heads: dict[str, Record] = {}  # a good signed head whose records are not all here yet
         self._in_batch = False
         self._rows: dict[tuple[str, int], list] = {}  # this batch's new rows, written at commit (executemany:
         # one statement a batch, so the network thread does not take the GIL from us at every row)
@@ -120,8 +138,12 @@ class PitStore:
         self._begin()
         chain = self.chains.setdefault(table, Chain())
         outcome = Outcome()
+        enrolment = self.enrolled.get(table)
         if record.seq <= chain.through or record.seq in chain.pending:
-            self._again(table, record, outcome)
+            if enrolment is None:
+                self._again(table, record, outcome)
+            else:
+                self._again_signed(table, enrolment, record, outcome)
             return outcome
         if hash_ok is None:
             hash_ok = record.hash == record.expected_hash()
@@ -141,6 +163,8 @@ class PitStore:
             return outcome
         self._insert(table, record, self._check(table, chain, record, outcome, hash_ok))
         self._cascade(table, chain, outcome)
+        if enrolment is not None:
+            self._signed_heads(table, enrolment, outcome)
         return outcome
 
     def _check(self, table: str, chain: Chain, record: Record, outcome: Outcome, hash_ok: bool) -> str:
@@ -201,6 +225,185 @@ class PitStore:
         if not self._in_batch:
             self.conn.execute("BEGIN")
             self._in_batch = True
+            self.load_enrolled()
+
+    # ------------------------------------------------------------------ enrolment and signed heads
+    def enrol(self, table: str, key_file: str) -> Enrolment:
+        """Enrol `table` (SITE/TABLE) with its public key file; SigningKeyError if it is none."""
+        self._begin()
+        enrolment = enrol(self.conn, table, key_file, utc_now())
+        self.commit()
+        return enrolment
+
+    def load_enrolled(self) -> None:
+        """Enrolments made by `tablectl pit enroll` while the pit runs are taken at the next batch."""
+        mark = self.conn.execute("SELECT count(*), max(enrolled_at) FROM enrolled").fetchone()
+        if mark != self._enrolled_mark:
+            self._enrolled_mark, self.enrolled = mark, enrolments(self.conn)
+
+    def _again_signed(self, table: str, enrolment: Enrolment, record: Record, outcome: Outcome) -> None:
+        """A seq already stored, of an enrolled table: a redelivery, a forgery of a verified
+        record, or a second version of one not yet vouched for (kept apart: contested)."""
+        stored = self._main(table, record.seq)
+        if stored == record:
+            self.duplicates += 1
+            return
+        evidence = {"arrived": record_json(record), "stored": record_json(stored) if stored else None}
+        if record.seq <= self.verified.get(table, (0, GENESIS))[0]:
+            if self._apart_row(table, record, "forgery"):
+                outcome.raised.append(self._raise(table, record.seq, record.seq, "forgery", (
+                    f"record {record.seq} arrived with other contents (hash {record.hash[:12]}...) than {table}'s signed "
+                    "record: a forgery by whoever published it, kept apart; the verified record stays"), evidence))
+            return
+        if self._apart_row(table, record, "contested"):
+            outcome.raised.append(self._raise(table, record.seq, record.seq, "contested", (
+                f"two versions of record {record.seq} arrived (hash {record.hash[:12]}..., stored "
+                f"{stored.hash[:12] if stored else '?'}...): the table's next signed head decides which is its own; "
+                "the other will be kept apart as a forgery"), evidence))
+        if record.kind == "signed_head":
+            self._signed(table, enrolment, record, outcome)
+        waiting = self._waiting_heads.get(table)
+        if waiting is not None and record.seq <= waiting.seq:
+            self._signed(table, enrolment, waiting, outcome)
+
+    def _signed_heads(self, table: str, enrolment: Enrolment, outcome: Outcome) -> None:
+        for joined in list(outcome.in_order):
+            if joined.kind == "signed_head":
+                self._signed(table, enrolment, joined, outcome)
+        waiting = self._waiting_heads.get(table)
+        if waiting is not None and outcome.in_order and outcome.in_order[0].seq <= waiting.seq:
+            self._signed(table, enrolment, waiting, outcome)
+
+    def _signed(self, table: str, enrolment: Enrolment, record: Record, outcome: Outcome) -> None:
+        """A signed head of an enrolled table: verify the records it vouches for, or alarm a forgery."""
+        self._waiting_heads.pop(table, None)
+        try:
+            head = SignedHead.from_json(record.payload)
+            problem = enrolment.verifier.problem(head)
+        except (ValueError, DamagedRecord) as error:
+            problem = f"it is malformed ({error})"
+        if problem is not None:
+            outcome.raised.append(self._raise(table, record.seq, record.seq, "forgery", (
+                f"record {record.seq} claims to be {table}'s signed head, but {problem}: a forgery by whoever "
+                "published it, not the table's")))
+            self._set_aside_tail(table, record, outcome)
+            return
+        through, through_hash = self.verified.get(table, (0, GENESIS))
+        if head.seq <= through:
+            return
+        chain = self.chains[table]
+        if head.seq > chain.through:
+            self._waiting_heads[table] = record
+            return
+        swaps, expected = [], head.hash
+        for seq in range(head.seq, through, -1):
+            stored = self._main(table, seq)
+            if stored is not None and stored.hash == expected and stored.expected_hash() == expected:
+                expected = stored.prev_hash
+                continue
+            own = self._apart_record(table, seq, expected)
+            if own is None:  # the table's own version has not arrived: verify when it does
+                self._waiting_heads[table] = record
+                return
+            swaps.append((stored, own))
+            expected = own.prev_hash
+        if expected != through_hash:
+            outcome.raised.append(self._raise(table, record.seq, record.seq, "contradicted", (
+                f"{table}'s signed head of record {head.seq} does not chain to the records verified before it "
+                f"(through {through}): the table's journal was begun again, or its key is in other hands")))
+            return
+        for stored, own in swaps:
+            self._replace(table, stored, own, head.seq, outcome)
+        self._verified(table, head, through, outcome)
+
+    def _verified(self, table: str, head: SignedHead, before: int, outcome: Outcome) -> None:
+        self.verified[table] = (head.seq, head.hash)
+        self.conn.execute("INSERT INTO verified VALUES (?, ?, ?, ?) ON CONFLICT(table_id) DO UPDATE SET "
+                          "through = excluded.through, hash = excluded.hash, signed_at = excluded.signed_at",
+                          (table, head.seq, head.hash, utc_now()))
+        for (row_table, seq), row in self._rows.items():
+            if row_table == table and before < seq <= head.seq:
+                row[-1] = "ok"
+        self.conn.execute("UPDATE records SET checked = 'ok' WHERE table_id = ? AND seq > ? AND seq <= ?",
+                          (table, before, head.seq))
+        after = self._main(table, head.seq + 1)
+        last = head.seq + 1 if after is not None and after.prev_hash == head.hash else head.seq
+        for alarm_id, in self.conn.execute(
+                "SELECT id FROM alarms WHERE table_id = ? AND cleared_at IS NULL AND kind IN "
+                "('bad_hash', 'bad_chain', 'contested', 'differs') AND seq > ? AND seq <= ?", (table, before, last)).fetchall():
+            outcome.cleared.append(self._clear(alarm_id))
+        if last > head.seq:
+            self._set_checked(table, last, "ok")
+        for row in self.conn.execute(f"SELECT {COLUMNS} FROM apart WHERE table_id = ? AND why = 'contested' AND seq > ? "
+                                     "AND seq <= ?", (table, before, head.seq)).fetchall():
+            other = Record(*row)
+            self.conn.execute("UPDATE apart SET why = 'forgery' WHERE table_id = ? AND seq = ? AND hash = ?",
+                              (table, other.seq, other.hash))
+            outcome.raised.append(self._raise(table, other.seq, other.seq, "forgery", (
+                f"record {other.seq} (hash {other.hash[:12]}...) is not {table}'s own: its signed head of record "
+                f"{head.seq} vouches for the other version; a forgery by whoever published it, kept apart"),
+                {"forged": record_json(other)}))
+
+    def _replace(self, table: str, stored: Record | None, own: Record, head_seq: int, outcome: Outcome) -> None:
+        """The record a good signed head vouches for takes the place of the one first received."""
+        self.conn.execute("DELETE FROM apart WHERE table_id = ? AND seq = ? AND hash = ?", (table, own.seq, own.hash))
+        if stored is not None:
+            self._remove_main(table, stored.seq)
+            self._apart_row(table, stored, "forgery")
+            outcome.raised.append(self._raise(table, stored.seq, stored.seq, "forgery", (
+                f"record {stored.seq} as first received (hash {stored.hash[:12]}...) is not {table}'s own: its signed "
+                f"head of record {head_seq} vouches for another; a forgery by whoever published it, kept apart, and the "
+                "table's record takes its place"), {"forged": record_json(stored), "own": record_json(own)}))
+        self._insert(table, own, "ok")
+        chain = self.chains[table]
+        if chain.through == own.seq:
+            chain.through_hash = own.hash
+        outcome.replaced = True
+
+    def _set_aside_tail(self, table: str, record: Record, outcome: Outcome) -> None:
+        """A forged signed head at the end of what arrived goes apart (one in the middle stays
+        until the table's next signed head displaces it)."""
+        chain = self.chains[table]
+        if record.seq != chain.through or chain.highest != record.seq or self._main(table, record.seq) != record:
+            return
+        self._remove_main(table, record.seq)
+        self._apart_row(table, record, "forgery")
+        chain.through, chain.through_hash, chain.highest = record.seq - 1, record.prev_hash, record.seq - 1
+        outcome.in_order = [r for r in outcome.in_order if r is not record]
+
+    def _main(self, table: str, seq: int) -> Record | None:
+        batched = self._rows.get((table, seq))
+        if batched is not None:
+            return Record(*batched[1:9])
+        row = self.conn.execute(f"SELECT {COLUMNS} FROM records WHERE table_id = ? AND seq = ?", (table, seq)).fetchone()
+        return None if row is None else Record(*row)
+
+    def _remove_main(self, table: str, seq: int) -> None:
+        if self._rows.pop((table, seq), None) is None:
+            self.conn.execute("DELETE FROM records WHERE table_id = ? AND seq = ?", (table, seq))
+
+    def _apart_record(self, table: str, seq: int, digest: str) -> Record | None:
+        row = self.conn.execute(f"SELECT {COLUMNS} FROM apart WHERE table_id = ? AND seq = ? AND hash = ?",
+                                (table, seq, digest)).fetchone()
+        record = None if row is None else Record(*row)
+        return record if record is not None and record.expected_hash() == digest else None
+
+    def _apart_row(self, table: str, record: Record, why: str) -> bool:
+        """Keep `record` apart (False: that very version is already there)."""
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO apart VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (table, record.seq, record.at, record.mono_ns, record.kind, record.round, record.payload_text, record.prev_hash,
+             record.hash, utc_now(), why))
+        if cursor.rowcount == 0:
+            self.conn.execute("UPDATE apart SET why = ? WHERE table_id = ? AND seq = ? AND hash = ?",
+                              (why, table, record.seq, record.hash))
+            self.duplicates += 1
+        return cursor.rowcount > 0
+
+    def apart(self, table: str) -> list[tuple[Record, str]]:
+        """What was kept apart for `table`: (record, why) in seq order."""
+        return [(Record(*row[:8]), row[8]) for row in self.conn.execute(
+            f"SELECT {COLUMNS}, why FROM apart WHERE table_id = ? ORDER BY seq, hash", (table,))]
 
     def commit(self) -> None:
         """Write the batch's records, received_at = now (one time for the batch), and commit."""

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from controller.journal.signing import new_key_pair
+
 RIG_DEFAULTS = {
     # Reconnect quickly: tests unplug and replug the shoe and restart the daemon.
     "timeouts": {"reconnect_min_s": 0.05, "reconnect_max_s": 0.5},
@@ -23,10 +25,23 @@ def merged(base: Mapping, overrides: Mapping) -> dict:
     return out
 
 
+RIG_TABLE = "t01"  # the rig's table identity in its journal's signatures (the floor lab feeds it as table t01)
+
+
 def rig_config(game: str, decks: int | None, directory: Path, links: Mapping[str, str], overrides: Mapping) -> dict:
+    """The rig's table signs its journal with a key of its own, made in its directory (kept
+    across restarts of the daemon), unless the overrides say `journal.unsigned`."""
+    journal: dict = {"path": str(directory / "journal.sqlite")}
+    wanted = overrides.get("journal", {})
+    if not wanted.get("unsigned") and not wanted.get("signing_key"):
+        key = directory / "table.key"
+        if not key.exists():
+            new_key_pair(key)
+        journal["signing_key"] = str(key)
+        if not wanted.get("table") and not overrides.get("feed", {}).get("table"):
+            journal["table"] = RIG_TABLE
     config = {"game": game, **({"decks": decks} if decks is not None else {}),
-              "devices": dict(links),
-              "journal": {"path": str(directory / "journal.sqlite")},
+              "devices": dict(links), "journal": journal,
               "control": {"socket": str(directory / "control.sock")}}
     return merged(merged(config, RIG_DEFAULTS), overrides)
 

@@ -15,12 +15,38 @@ def run(config_path, *args, **env):
                           cwd=ROOT, env=child_env(**env), capture_output=True, text=True, timeout=WAIT)
 
 
-def config(tmp_path, text=""):
+def config(tmp_path, text="", journal='unsigned = true\n'):
     path = tmp_path / "tablectl.toml"
     path.write_text('game = "fortune6"\n[devices]\nshoe = "/nonexistent/shoe"\npanel = "/nonexistent/panel"\n'
-                    'lights = "/nonexistent/lights"\n[journal]\npath = "journal.sqlite"\n'
+                    'lights = "/nonexistent/lights"\n[journal]\npath = "journal.sqlite"\n' + journal +
                     '[control]\nsocket = "control.sock"\n' + text)
     return path
+
+
+def cannot_start(done) -> str:
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    errors = [line for line in lines if line["event"] == "cannot_start"]
+    assert done.returncode == 1 and errors, done.stdout
+    return errors[0]["error"]
+
+
+def test_without_a_signing_key_the_daemon_does_not_start_unless_told_unsigned(tmp_path):
+    error = cannot_start(run(config(tmp_path, journal='signing_key = "nokey/table.key"\n')))
+    assert error == (f"{tmp_path}/nokey/table.key: no such table key file (journal.signing_key): `tablectl keys table` "
+                     "makes the table's key pair (docs/journal.md, Signed heads), or set journal.unsigned = true (a lab only)")
+    error = cannot_start(run(config(tmp_path, journal='signing_key = ""\n')))
+    assert error.startswith("journal.signing_key is not set: the table signs its journal with its own key")
+    assert not (tmp_path / "journal.sqlite").exists()  # refused before anything was written
+
+
+def test_a_signing_key_others_may_read_is_refused(tmp_path):
+    from controller.journal.signing import new_key_pair
+    key = tmp_path / "table.key"
+    new_key_pair(key)
+    key.chmod(0o640)
+    error = cannot_start(run(config(tmp_path, journal='signing_key = "table.key"\ntable = "t1"\n')))
+    assert error == (f"{key}: mode 0640 lets others than its owner read it; the table's signing key must be 0600 or "
+                     "stricter, owned by the daemon's user (chmod 0600)")
 
 
 def test_a_bad_config_names_command_file_and_key_and_exits_2(tmp_path):
