@@ -60,7 +60,7 @@ def check(raw: bytes | bytearray | memoryview | str, *, max_bytes: int, max_dept
         if not inner:
             return data
         if inner == brackets:
-            raise NotJSON("its brackets do not pair up")
+            raise NotJSON("not JSON: its brackets do not pair up")
         brackets = inner
     raise TooDeep(f"nested deeper than the {max_depth} levels allowed")
 
