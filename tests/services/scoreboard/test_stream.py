@@ -46,7 +46,7 @@ def test_a_display_too_far_behind_is_cut_off_and_catches_up_from_the_log(tmp_pat
                 received.append(slow.queue.get_nowait())
             assert len(received) == 5  # the queue's bound (a `link` event may be among them)
             received = [e for e in received if e.event == "update"]
-            replay, again = stream.connect(received[-1].id)
+            replay, again = stream.connect(int(received[-1].id))
             replayed = [e for e in replay if e.event == "update"]
             ids = [int(e.id) for e in received + replayed]
             assert ids == [seq for seq, _ in stream.log if seq > snapshot_id]
@@ -70,10 +70,10 @@ def test_an_id_older_than_the_trimmed_log_gets_a_snapshot(tmp_path):
                 script.play(token, *HANDS[token])
             await wait_for_seq(stream, last_seq(journal))
             assert stream.log_base > start and stream.log_bytes <= 20_000
-            first, display = stream.connect(str(start + 1))
+            first, display = stream.connect(start + 1)
             (update,) = [e for e in first if e.event == "update"]
             assert json.loads(update.data)["kind"] == "snapshot" and int(update.id) == stream.seq
-            kept, display2 = stream.connect(str(stream.log_base))
+            kept, display2 = stream.connect(stream.log_base)
             assert [int(e.id) for e in kept if e.event == "update"] == [seq for seq, _ in stream.log]
             await stream.stop()
 
