@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 from journal_script import HANDS, TableScript
 
@@ -102,6 +103,21 @@ def test_the_start_point_of_a_spot_game_is_its_recent_rounds(tmp_path):
         opened = [script.open(spots=[1])[0] for _ in range(30)]
     start = start_point(str(tmp_path / "journal.sqlite"), "fortune6", history=20)  # the journal's game wins
     assert start.game == "paigow" and start.since == opened[-20].seq - 1
+
+
+def test_the_start_point_skips_a_shoe_record_nested_too_deep(tmp_path):
+    """A journal edited by hand: a payload nested thousands deep raised RecursionError here, and
+    the scoreboard failed at the same record after every restart."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        script = TableScript(journal)
+        first = script.new_shoe(1)[0]
+        script.play("B", *HANDS["B"])
+        edited = script.new_shoe(2)[0]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE records SET payload = ? WHERE seq = ?", ('{"event":' + "[" * 100_000 + "]" * 100_000 + "}", edited.seq))
+    conn.close()
+    assert start_point(str(path), "fortune6", history=20).since == first.seq - 1
 
 
 def test_the_start_point_without_a_journal_or_a_shoe_is_the_beginning(tmp_path):
