@@ -27,10 +27,21 @@ def test_deep_nesting_is_refused_before_it_is_parsed(text):
         loads(text.encode(), max_bytes=1 << 20)
 
 
-def test_unbalanced_openers_are_refused_too_without_recursing():
-    for text in ("[" * 100_000, "{" * 100_000 + "}", "[" * 40 + "]"):
-        with pytest.raises(NotJSON):
+def test_unbalanced_brackets_are_refused_too_without_recursing():
+    for text in ("[" * 100_000, "{" * 100_000 + "}", "[" * 40 + "]", "]" * 40 + "[" * 40, "[]" * 40_000 + "[" * 100):
+        with pytest.raises(BoundedJSONError):
             loads(text, max_bytes=1 << 20)
+    with pytest.raises(NotJSON, match="brackets do not pair up"):
+        loads("[" * 30 + "]" * 31 + "[]" * 10, max_bytes=1 << 20)
+
+
+def test_long_texts_are_measured_by_their_sums_and_say_the_same():
+    wide = "[" + ",".join(["[[1]]"] * 40_000) + "]"  # more brackets than a pass-by-pass reduction takes
+    assert loads(wide, max_bytes=1 << 20) == json.loads(wide)
+    with pytest.raises(TooDeep):
+        loads("[" + ",".join(["[[1]]"] * 40_000 + [nested(MAX_DEPTH)]) + "]", max_bytes=1 << 20)
+    blocks = ",".join([nested(MAX_DEPTH - 1)] * 4_000)  # each block as deep as allowed, and many
+    assert loads(f"[{blocks}]", max_bytes=1 << 20) == json.loads(f"[{blocks}]")
 
 
 def test_exactly_the_allowed_depth_reads_and_one_more_does_not():
