@@ -1,7 +1,8 @@
 """Poison on the pit's topics: a message nested thousands deep (json.loads would raise
 RecursionError) or far too large is logged and dropped, acknowledged (a pit started again on
-the same session does not get it again), and the pit keeps storing the records after it. A
-real Mosquitto and a real `tablectl pit` process."""
+the same session does not get it again), and the pit keeps storing the records after it; a
+record of the wrong shape inside (a result whose spots are a list) is stored and shown
+without failing the view. A real Mosquitto and a real `tablectl pit` process."""
 from __future__ import annotations
 
 import json
@@ -28,7 +29,8 @@ def test_deep_and_huge_messages_are_logged_dropped_acknowledged_and_the_pit_keep
     pit = processes(PitProcess(tmp_path, mq.url, db, name="pit-1"))
     wait_until(lambda: any(line.get("event") == "broker_connected" for line in pit.log()), WAIT, "the pit to connect")
     with Journal(tmp_path / "journal.sqlite") as journal:
-        records = [journal.append("note", {"n": n}) for n in range(3)]
+        records = [journal.append("note", {"n": 0}), journal.append("result", {"round": 1, "spots": [1, 2]}),
+                   journal.append("note", {"n": 2})]
     exported = [r.to_json() for r in records]
 
     def one(record: dict) -> bytes:
@@ -41,6 +43,7 @@ def test_deep_and_huge_messages_are_logged_dropped_acknowledged_and_the_pit_keep
         (topic, b"[" * 100_000 + b"]" * 100_000),  # orjson refuses it; json.loads would recurse 100,000 deep
         (topic, b'{"site":"s1","table":"t1","records":' + b"[" * 50_000 + b"]" * 50_000 + b"}"),
         ("tablectl/s1/t1/status", b'{"site":"s1","table":"t1","state":' + b"{\"a\":" * 30_000 + b"1" + b"}" * 30_000 + b"}"),
+        ("tablectl/s1/t1/status", b'{"site":"s1","table":"t1","state":"offline","at":5,"game":["x"],"reason":{"a":1}}'),
         (topic, one(deep_payload)),
         (topic, b'{"site":"s1","table":"t1","pad":"' + b"x" * (MESSAGE_BYTES + 1) + b'"}'),
         (topic, one(exported[1])),
@@ -52,6 +55,8 @@ def test_deep_and_huge_messages_are_logged_dropped_acknowledged_and_the_pit_keep
     assert sum("nested deeper than the 32 levels allowed" in r for r in reasons) == 4, reasons
     assert sum(f"more than the {MESSAGE_BYTES} allowed" in r for r in reasons) == 1, reasons
     assert pit.child.running
+    tables = [line for line in pit.lines() if line.get("type") == "table"]
+    assert tables[-1]["last_result"] == "decided" and tables[-1]["game"] is None and tables[-1]["link"] == "offline"
     starts = [line for line in pit.log() if line.get("event") == "pit_started"]
     assert len(starts) == 1
 
@@ -65,3 +70,24 @@ def test_deep_and_huge_messages_are_logged_dropped_acknowledged_and_the_pit_keep
     wait_until(lambda: pit_export(db, "s1/t1") == [*exported, later], WAIT, "a later record stored")
     assert ignored(again) == []
     assert again.child.running
+
+
+def test_the_view_takes_records_and_status_lines_of_the_wrong_shape():
+    """What the view shows comes from outside: fields of the wrong type are not shown, and
+    neither the terminal view nor the text lines fail on them (they were kept in the view and
+    the database, so the pit failed at every redraw and again after every restart)."""
+    from controller.journal import Record
+    from services.pit.floor import TableView
+    from services.pit.view import change_text, render
+
+    odd = [None, 7, ["x"], {"a": 1}, True, 2.5]
+    for value in odd:
+        view = TableView("s1/t1")
+        for seq, (kind, payload) in enumerate([("round_opened", {"game": value, "shoe": value}), ("daemon_started", {"game": value}),
+                                               ("result", {"spots": value, "winner": None}), ("void", {"kind": value})], 1):
+            view.apply(Record(seq, "2026-11-26T00:00:00Z", seq, kind, 1, json.dumps(payload), "0" * 64, "0" * 64), payload)
+        view.apply_status({"state": "offline", "at": value, "game": value, "daemon": value, "reason": value}, "2026-11-26T01:02:03Z")
+        assert view.game is None and view.daemon is None and view.link_since == "2026-11-26T01:02:03Z"
+        assert view.shoe is None or type(view.shoe) is int
+        assert "s1/t1" in render([view], [], "the floor")
+        assert change_text({"type": "table", **view.to_json()}).startswith("s1/t1")
