@@ -5,9 +5,10 @@ checked before it is parsed.
 
 `json.loads` (and any recursive parser) recurses once per level of nesting: a line of 50,000
 "[" raises RecursionError, which is not a ValueError, and kills whatever thread read it. A
-huge text costs several times its size once parsed. So every consumer of outside input (MQTT
-payloads, the control socket's event lines, HTTP headers) reads through here, and gets one
-kind of error, a ValueError naming the bound, to log and drop.
+huge text costs several times its size once parsed. So every consumer of JSON from outside
+(the pit's and the feed's MQTT payloads, the daemon's event lines as the floor's processes
+read them, journal payloads read back) reads through here, and gets one kind of error, a
+ValueError naming the bound, to log and drop.
 
 The depth is found without parsing, mostly in byte operations that run at C speed: the
 brackets outside strings are kept, and how deep they nest is measured (`_deepest`).
