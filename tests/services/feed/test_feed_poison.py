@@ -49,12 +49,13 @@ def test_a_poison_replay_request_is_dropped_and_records_keep_flowing(tmp_path, b
         (replay, b"[" * 200_000),
         (replay, b"[" * 1000),
         (replay, b'{"from":' + b"[" * 400 + b"]" * 400 + b',"to":2}'),
+        (replay, b'{"from": 1, "to": '),
     ])
-    wait_until(lambda: len(feed.logged("replay_request_ignored")) == 4, WAIT, "the four requests logged and dropped")
+    wait_until(lambda: len(feed.logged("replay_request_ignored")) == 5, WAIT, "the five requests logged and dropped")
     reasons = [line["reason"] for line in feed.logged("replay_request_ignored")]
     assert "more than the 1024 allowed" in reasons[0] and "more than the 1024 allowed" in reasons[1]
-    assert reasons[2].startswith("not JSON")
-    assert "nested deeper than the 2 levels allowed" in reasons[3]
+    assert "nested deeper than the 2 levels allowed" in reasons[2] and "nested deeper than the 2 levels allowed" in reasons[3]
+    assert reasons[4].startswith("not JSON")
     append(journal, 5)  # acknowledged by the broker on the MQTT thread: it is alive
     wait_until(lambda: load_cursor(tmp_path / "cursor.json").seq == 10, WAIT, "the records after the poison sent")
     publish(mq.port, [(replay, b'{"from": 2, "to": 4}')])
