@@ -1,7 +1,8 @@
 """Poison on the pit's topics: a message nested thousands deep (json.loads would raise
 RecursionError) or far too large is logged and dropped, acknowledged (a pit started again on
 the same session does not get it again), and the pit keeps storing the records after it; a
-record of the wrong shape inside (a result whose spots are a list) is stored and shown
+message past the pit's MQTT Maximum Packet Size is not even
+sent to it (its memory holds no such message); a record of the wrong shape inside (a result whose spots are a list) is stored and shown
 without failing the view. A real Mosquitto and a real `tablectl pit` process."""
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from controller.journal import Journal
 from services.pit.decode import MESSAGE_BYTES
+from services.pit.pit import PACKET_BYTES
 from simulation.floor import PitProcess, pit_export, publish, wait_until
 from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 
@@ -46,6 +48,7 @@ def test_deep_and_huge_messages_are_logged_dropped_acknowledged_and_the_pit_keep
         ("tablectl/s1/t1/status", b'{"site":"s1","table":"t1","state":"offline","at":5,"game":["x"],"reason":{"a":1}}'),
         (topic, one(deep_payload)),
         (topic, b'{"site":"s1","table":"t1","pad":"' + b"x" * (MESSAGE_BYTES + 1) + b'"}'),
+        (topic, b"[" * (PACKET_BYTES + 1)),  # past our Maximum Packet Size: the broker does not send it
         (topic, one(exported[1])),
         (topic, one(exported[2])),
     ])
