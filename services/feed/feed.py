@@ -59,6 +59,7 @@ FOLLOW_QUEUE = 2  # batches read ahead of the sender (each at most follow.BATCH 
 REPLAY_CHUNK = 500  # records sent again per pass of the feed's loop
 MESSAGE_BYTES = 128 * 1024  # a `record` message holding several records stays under this
 REPLAY_REQUEST_BYTES = 1024  # a replay request is {"from": SEQ, "to": SEQ}: anything longer is not one
+RECEIVE_PACKET_BYTES = 64 * 1024  # our MQTT Maximum Packet Size: the broker drops a larger replay request
 RECORD_OVERHEAD = 400  # bytes of a record's message besides its payload (seq, times, hashes), at most
 PACKET_OVERHEAD = 1024  # bytes of an MQTT PUBLISH besides its payload (topic, properties), at most
 
@@ -98,7 +99,8 @@ class Feed:
         self.rounds = RoundTracker(self._journal)
         self.link = BrokerLink(settings, info=log.info, warn=log.warning, on_up=self._up, on_down=self._down,
                                will=(self.topics.topic("status"), self._status_payload("offline", will=True)),
-                               subscriptions=[self.topics.topic("replay")], max_inflight=window)
+                               subscriptions=[self.topics.topic("replay")], max_inflight=window,
+                               receive_packet_bytes=RECEIVE_PACKET_BYTES)
         self.link.client.on_publish = self.window.on_publish
         self.link.client.on_message = self._replay_asked
         self._conn: sqlite3.Connection | None = None
