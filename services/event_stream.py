@@ -15,6 +15,7 @@ JSON object a line.
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any
 
 from controller import bounded_json
@@ -44,9 +45,10 @@ class EventStream:
             raise EventStreamError(f"{path}: {error}") from None
 
     def _subscribed(self, timeout: float) -> None:
-        while True:  # events published before the reply may come first
+        deadline = time.monotonic() + timeout
+        while True:  # events published before the reply may come first, but not for longer than `timeout`
             try:
-                message = self.next_event(timeout)
+                message = self.next_event(max(0.0, deadline - time.monotonic()))
             except TimeoutError:
                 raise EventStreamError(f"no answer to subscribe within {timeout:g} s") from None
             if message is None:
