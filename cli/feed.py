@@ -18,6 +18,8 @@ from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.logs import configure_logging
 from services.broker import BrokerError
 from services.feed import CursorError, Feed, FeedError
+from services.feed.feed import log
+from services.thread_deaths import ThreadDeaths
 
 
 def _parser() -> Parser:
@@ -37,8 +39,9 @@ def _main(argv) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    deaths = ThreadDeaths(stop, log).install()  # a dead thread ends the feed with an error: systemd restarts it
     feed.run(stop)
-    return 0
+    return deaths.exit_status()
 
 
 def main(argv) -> int:

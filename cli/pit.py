@@ -32,7 +32,9 @@ from controller.journal.signing import SigningKeyError
 from controller.logs import configure_logging
 from services.broker import BrokerError, BrokerSettings, client_id
 from services.pit import Pit, PitStore
+from services.pit.pit import log
 from services.pit.view import change_text, render
+from services.thread_deaths import ThreadDeaths
 
 ACTIONS = ("recall", "export", "alarms", "enroll")
 REDRAW_S = 0.25
@@ -171,8 +173,9 @@ def _live(argv: list[str]) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    deaths = ThreadDeaths(stop, log).install()  # a dead thread ends the pit with an error: systemd restarts it
     pit.run(stop, on_idle=_redrawing(pit, args) if live else None)
-    return 0
+    return deaths.exit_status()
 
 
 def _print_change(line: dict) -> None:

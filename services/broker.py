@@ -130,7 +130,8 @@ class BrokerLink:
     def __init__(self, settings: BrokerSettings, *, info: LogFn, warn: LogFn,
                  on_up: Callable[[bool], None] | None = None, on_down: Callable[[str], None] | None = None,
                  will: tuple[str, bytes] | None = None, subscriptions: Sequence[str] = (),
-                 manual_ack: bool = False, max_inflight: int = 1000, receive_maximum: int = 65535) -> None:
+                 manual_ack: bool = False, max_inflight: int = 1000, receive_maximum: int = 65535,
+                 receive_packet_bytes: int | None = None) -> None:
         self.settings = settings
         self.tls, self.host, self.port = settings.check()
         self.info, self.warn = info, warn
@@ -143,6 +144,7 @@ class BrokerLink:
         self._paho_error: str | None = None  # what paho logged when the socket failed (a TLS alert)
         self.problem: str | None = None  # why the link is down, in words, for a view; None while up
         self.receive_maximum = receive_maximum  # QoS 1 messages the broker may send us unacknowledged
+        self.receive_packet_bytes = receive_packet_bytes  # our Maximum Packet Size: the broker sends nothing larger
         self.generation = 0  # connections made so far: a message id means something only within one
         self.max_packet_bytes = MQTT_MAX_PACKET_BYTES  # the broker's Maximum Packet Size (its CONNACK), if smaller
         self._thread: threading.Thread | None = None
@@ -204,6 +206,8 @@ class BrokerLink:
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_EXPIRY_S
         properties.ReceiveMaximum = self.receive_maximum
+        if self.receive_packet_bytes is not None:
+            properties.MaximumPacketSize = self.receive_packet_bytes
         try:
             if first:
                 self.client.connect(self.host, self.port, KEEPALIVE_S, clean_start=False, properties=properties)

@@ -21,6 +21,11 @@ hands batches on through a bounded queue holds at most that queue's worth.
 The follower keeps the last record's hash: if the record at that sequence number later
 reads differently (the journal was replaced or rewritten), `Link.journal_error` says so and
 no record is delivered from that file.
+
+The event stream is read through services/event_stream.py: a line longer than
+MAX_EVENT_LINE, nested too deeply or not JSON is not parsed; it is logged
+(`event_line_refused`), the connection is dropped and made again, and the journal is read
+as after any event.
 """
 from __future__ import annotations
 
@@ -30,8 +35,12 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from controller.control import ControlClient, ControlError
+import structlog
+
 from controller.journal import JournalError, Record, iter_records, open_readonly
+from services.event_stream import EventStream, EventStreamError
+
+log = structlog.get_logger("follow")
 
 POLL_S = 1.0  # journal polled this often while the daemon's socket is not there
 BATCH = 500  # records read (and delivered) at a time while catching up
@@ -56,7 +65,7 @@ class JournalFollower:
         self.cursor_hash = since_hash  # its hash, when known
         self.poll_s = poll_s
         self.batch = batch
-        self._client: ControlClient | None = None
+        self._client: EventStream | None = None
         self._link: Link | None = None
         self._conn: sqlite3.Connection | None = None
         self._inode: int | None = None
@@ -139,11 +148,9 @@ class JournalFollower:
         if self._client is not None:
             return True
         try:
-            client = ControlClient(self.socket_path, timeout=self.poll_s)
-            client.subscribe()
-        except (ControlError, OSError):
+            self._client = EventStream(self.socket_path, timeout=self.poll_s)
+        except EventStreamError:
             return False
-        self._client = client
         return True
 
     def _wait_for_event(self) -> bool:
@@ -159,7 +166,11 @@ class JournalFollower:
             return False
         except TimeoutError:
             return True
-        except (ControlError, OSError):
+        except EventStreamError as error:
+            log.warning("event_line_refused", socket=self.socket_path, reason=str(error),
+                        note="the connection is made again; the journal is read meanwhile")
+            return False
+        except OSError:
             return False
 
     def close(self) -> None:

@@ -16,10 +16,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller import bounded_json
 from controller.json_text import compact_encoder
 
 GENESIS = "0" * 64  # prev_hash of the first record
 json_string = json.encoder.encode_basestring  # a str as json.dumps(ensure_ascii=False) writes it
+
+
+PAYLOAD_BYTES = 16 * 1024 * 1024  # a record's payload read back, at most (the daemon's are a few KiB)
 
 
 class JournalError(Exception):
@@ -74,7 +78,10 @@ class Record:
     def payload(self) -> Mapping[str, Any]:
         """The payload as an object; DamagedRecord (naming this record) if it is not one."""
         try:
+            bounded_json.check(self.payload_text, max_bytes=PAYLOAD_BYTES)  # a deep one: RecursionError in json
             value = json.loads(self.payload_text)
+        except bounded_json.BoundedJSONError as error:
+            raise DamagedRecord(self.seq, f"its payload is refused unread ({error})") from None
         except (TypeError, ValueError) as error:
             raise DamagedRecord(self.seq, f"its payload is not JSON ({error})") from None
         if not isinstance(value, dict):

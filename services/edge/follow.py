@@ -60,7 +60,7 @@ def follow_edge(journal_path: str, socket_path: str, tracker: EdgeTracker, emit:
 def _feed(tracker: EdgeTracker, record: Record) -> EdgeLine | None:
     try:
         return tracker.feed(record)
-    except ValueError as error:  # a record naming a game or deck count tablectl does not know
+    except (ValueError, JournalError) as error:  # a game or deck count tablectl does not know; a damaged record
         log.error("record_not_followed", seq=record.seq, kind=record.kind, error=str(error))
         return None
 

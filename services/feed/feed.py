@@ -19,7 +19,6 @@ no further than its window and says so every OUTAGE_LOG_EVERY_S.
 """
 from __future__ import annotations
 
-import json
 import queue
 import sqlite3
 import threading
@@ -31,6 +30,7 @@ from typing import Any
 
 import structlog
 
+from controller import bounded_json
 from controller.config import Config
 from controller.journal import JournalError, Record, iter_records, open_readonly
 from services.broker import BrokerLink, BrokerSettings
@@ -58,6 +58,8 @@ FOLLOW_POLL_S = 0.25
 FOLLOW_QUEUE = 2  # batches read ahead of the sender (each at most follow.BATCH records)
 REPLAY_CHUNK = 500  # records sent again per pass of the feed's loop
 MESSAGE_BYTES = 128 * 1024  # a `record` message holding several records stays under this
+REPLAY_REQUEST_BYTES = 1024  # a replay request is {"from": SEQ, "to": SEQ}: anything longer is not one
+RECEIVE_PACKET_BYTES = 64 * 1024  # our MQTT Maximum Packet Size: the broker drops a larger replay request
 RECORD_OVERHEAD = 400  # bytes of a record's message besides its payload (seq, times, hashes), at most
 PACKET_OVERHEAD = 1024  # bytes of an MQTT PUBLISH besides its payload (topic, properties), at most
 
@@ -97,7 +99,8 @@ class Feed:
         self.rounds = RoundTracker(self._journal)
         self.link = BrokerLink(settings, info=log.info, warn=log.warning, on_up=self._up, on_down=self._down,
                                will=(self.topics.topic("status"), self._status_payload("offline", will=True)),
-                               subscriptions=[self.topics.topic("replay")], max_inflight=window)
+                               subscriptions=[self.topics.topic("replay")], max_inflight=window,
+                               receive_packet_bytes=RECEIVE_PACKET_BYTES)
         self.link.client.on_publish = self.window.on_publish
         self.link.client.on_message = self._replay_asked
         self._conn: sqlite3.Connection | None = None
@@ -298,14 +301,16 @@ class Feed:
 
     def _replay_asked(self, client: Any, userdata: Any, message: Any) -> None:
         """`{"from": A, "to": B}` on our replay topic: send records A..B again (up to REPLAY_MAX)."""
+        expected = 'expected {"from": SEQ, "to": SEQ} with 1 <= from <= to'
         try:
-            asked = json.loads(message.payload)
+            asked = bounded_json.loads(message.payload, max_bytes=REPLAY_REQUEST_BYTES, max_depth=2)
             first, last = asked["from"], asked["to"]
             if type(first) is not int or type(last) is not int or not 1 <= first <= last:
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
+                raise ValueError(expected)
+        except (ValueError, KeyError, TypeError) as error:  # BoundedJSONError is a ValueError
+            reason = f"{error}; {expected}" if isinstance(error, bounded_json.BoundedJSONError) else expected
             log.warning("replay_request_ignored", topic=message.topic, payload=bytes(message.payload[:200]).decode(errors="replace"),
-                        reason='expected {"from": SEQ, "to": SEQ} with 1 <= from <= to')
+                        reason=reason)
             return
         self.replays.append((first, min(last, first + REPLAY_MAX - 1)))
 

@@ -1,7 +1,7 @@
 """What a message on a table's `record` topic holds: its records, each with whether its hash
 matches its contents, or why it is not ours.
 
-    body = parse(message.payload)                  # NotOurs: not JSON
+    body = parse(message.payload)                  # NotOurs: not JSON, too large, nested too deeply
     for item in records_of(body, message.payload):  # Arrival(record, hash_ok, payload) or NotOurs, in order
         ...
 
@@ -13,18 +13,24 @@ that does not match), the whole message is read again exactly as the standard li
 it (`json.loads`, `controller.journal.canonical_json`), and that reading decides: orjson
 reads integers beyond 64 bits as floats and refuses lone surrogates, where `json` does not (a
 record cannot hold a lone surrogate: the journal hashes UTF-8).
+
+Before either reads it, a message is checked against MESSAGE_BYTES and MAX_DEPTH
+(controller.bounded_json): one nested thousands deep would raise RecursionError in `json`,
+and the broker would deliver it again after every restart.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import orjson
 
+from controller import bounded_json
 from controller.journal import Record, canonical_json
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # SQLite's integers
+MESSAGE_BYTES = 1024 * 1024  # a `record` message: the feed sends at most 128 KiB, or one record alone
+MAX_DEPTH = bounded_json.MAX_DEPTH  # levels of nesting: a record's payload needs fewer than ten
 FIELDS = {"seq": int, "at": str, "mono_ns": int, "kind": str, "payload": dict, "prev_hash": str, "hash": str}
 
 
@@ -39,15 +45,26 @@ class Arrival(NamedTuple):
 
 
 def parse(raw: bytes) -> Any:
-    """The message's JSON (orjson first, then the standard library); NotOurs if it is not JSON."""
+    """The message's JSON (orjson first, then the standard library) once its size and depth are
+    within bounds; NotOurs saying why otherwise."""
+    try:
+        bounded_json.check(raw, max_bytes=MESSAGE_BYTES, max_depth=MAX_DEPTH)
+    except bounded_json.BoundedJSONError as error:
+        raise NotOurs(str(error) if isinstance(error, bounded_json.NotJSON) else f"refused unread: {error}") from None
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         pass
+    return _exact(raw)
+
+
+def _exact(raw: bytes) -> Any:
+    """The message as the standard library reads it (its bounds checked again: cheap, and this
+    is the only way to json.loads here)."""
     try:
-        return json.loads(raw)
-    except ValueError as error:
-        raise NotOurs(f"not JSON ({error})") from None
+        return bounded_json.loads(raw, max_bytes=MESSAGE_BYTES, max_depth=MAX_DEPTH)
+    except bounded_json.BoundedJSONError as error:
+        raise NotOurs(str(error)) from None
 
 
 def records_of(body: Mapping[str, Any], raw: bytes) -> list[Arrival | NotOurs]:
@@ -60,10 +77,7 @@ def records_of(body: Mapping[str, Any], raw: bytes) -> list[Arrival | NotOurs]:
             return fast
     except NotOurs:
         pass  # decided below
-    try:
-        exact = json.loads(raw)
-    except (ValueError, RecursionError) as error:
-        raise NotOurs(f"not JSON ({error})") from None
+    exact = _exact(raw)
     if not isinstance(exact, dict):
         raise NotOurs("not a JSON object")
     return _read(exact, canonical_json)

@@ -39,8 +39,8 @@ class TableView:
         # most records (cards, devices) change nothing here but the count: no payload read for them
         p: Mapping[str, Any] = {} if kind not in PAYLOAD_READ else record.payload if payload is None else payload
         if kind == "round_opened":
-            self.round, self.round_state, self.game = record.round, "betting", p.get("game") or self.game
-            self.shoe = p.get("shoe", self.shoe)
+            self.round, self.round_state, self.game = record.round, "betting", _text(p.get("game")) or self.game
+            self.shoe = _number(p.get("shoe"), self.shoe)
         elif kind == "bets_closed":
             self.round_state = "dealing"
         elif kind == "result":
@@ -61,7 +61,7 @@ class TableView:
             if p.get("consequence") == "hold":
                 self.round_state = "held"
                 self.holds.append(f"round {record.round}: {p.get('kind')} ({p.get('clause')})")
-        if kind == "daemon_started" and p.get("game"):
+        if kind == "daemon_started" and _text(p.get("game")):
             self.game = p["game"]
         self.records = record.seq
         self.held_back = max(0, self.table_seq - self.records)
@@ -69,13 +69,13 @@ class TableView:
     def apply_status(self, status: dict[str, Any], received_at: str) -> None:
         state = status.get("state")
         if state == "offline" and self.link != "offline":
-            self.link_since = status.get("at") or received_at
+            self.link_since = _text(status.get("at")) or received_at
         elif state == "online":
-            self.link_since = status.get("since") or received_at
+            self.link_since = _text(status.get("since")) or received_at
         self.link = state if state in ("online", "offline") else "unknown"
-        self.link_reason = status.get("reason")
-        self.game = status.get("game") or self.game
-        self.daemon = status.get("daemon", self.daemon)
+        self.link_reason = _text(status.get("reason"))
+        self.game = _text(status.get("game")) or self.game
+        self.daemon = _text(status.get("daemon")) if "daemon" in status else self.daemon
         if isinstance(status.get("journal_seq"), int):
             self.table_seq = status["journal_seq"]
         self.held_back = max(0, self.table_seq - self.records)
@@ -84,11 +84,21 @@ class TableView:
         return asdict(self)
 
 
+def _text(value: Any) -> str | None:
+    """A text field from outside as the view shows it: a string, else nothing (a message of
+    the wrong shape must not reach the view, where it would fail at every redraw and restart)."""
+    return value if isinstance(value, str) else None
+
+
+def _number(value: Any, otherwise: int | None) -> int | None:
+    return value if type(value) is int else otherwise
+
+
 def _result_text(p: Mapping[str, Any]) -> str:
     if p.get("winner"):
         return str(p["winner"])
-    spots = p.get("spots") or {}
-    if spots:
+    spots = p.get("spots")
+    if isinstance(spots, dict) and spots:
         return ", ".join(f"spot {spot} {(detail or {}).get('result', '?') if isinstance(detail, dict) else detail}"
                          for spot, detail in spots.items())
     return "decided"

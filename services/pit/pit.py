@@ -23,13 +23,14 @@ import structlog
 
 from services.broker import BrokerLink, BrokerSettings
 from services.feed.messages import REPLAY_MAX, encode, split_topic
-from services.pit.decode import Arrival, NotOurs, parse, records_of
+from services.pit.decode import MESSAGE_BYTES, Arrival, NotOurs, parse, records_of
 from services.pit.floor import TableView
 from services.pit.store import Alarm, PitStore, utc_now
 
 log = structlog.get_logger("pit")
 
 INBOX_MESSAGES = 200  # messages received and not yet stored at most (the pit's memory); also our MQTT Receive Maximum
+PACKET_BYTES = 2 * MESSAGE_BYTES  # our MQTT Maximum Packet Size: larger ones the broker drops, not sends
 BATCH_RECORDS = 5000  # records committed (and their messages acknowledged) together, about
 REPLAY_AFTER_S = 2.0  # records missing this long are asked for again
 REPLAY_EVERY_S = 5.0  # and again this often while they stay missing
@@ -45,7 +46,7 @@ class Pit:
         self.inbox: queue.Queue[Any] = queue.Queue(maxsize=INBOX_MESSAGES)
         self.link = BrokerLink(settings, info=log.info, warn=log.warning, on_up=self._up,
                                subscriptions=[f"{prefix}/+/+/record", f"{prefix}/+/+/status"], manual_ack=True,
-                               receive_maximum=INBOX_MESSAGES)
+                               receive_maximum=INBOX_MESSAGES, receive_packet_bytes=PACKET_BYTES)
         self.link.client.on_message = self._arrived
         self.changed: set[str] = set()
         self.ignored = 0

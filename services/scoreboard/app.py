@@ -4,7 +4,8 @@
     /roads.json  the current shoe: the roads as `tablectl roads --json` prints them, plus the
                  game, shoe, round, last result with both hands' cards, counts, voids, the round
                  in progress ("live") and the daemon's link
-    /events      server-sent events (stream.py): `update` with id = journal seq, and `link`
+    /events      server-sent events (stream.py): `update` with id = journal seq, and `link`;
+                 a Last-Event-ID longer than a seq (19 digits) is a 400
     /game-labels.js  the games' own words for the board (their counts, in every language the
                  board speaks), from each game's table profile, added to static/labels.js's LABELS
     /static/...  the page's files
@@ -21,12 +22,12 @@ from sse_starlette.event import ServerSentEvent
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from services.scoreboard.board import game_labels_script
-from services.scoreboard.stream import BoardStream
+from services.scoreboard.stream import BadLastEventId, BoardStream, last_event_id
 
 STATIC = Path(__file__).resolve().parent / "static"
 PING_S = 15  # a comment line this often keeps idle connections (and proxies) open
@@ -58,7 +59,11 @@ def create_app(stream: BoardStream, on_ready: Callable[[], None] | None = None) 
         return Response(labels_script, media_type="text/javascript", headers=NO_CACHE)
 
     async def events(request: Request) -> Response:
-        first, display = stream.connect(request.headers.get("last-event-id"))
+        try:
+            last = last_event_id(request.headers.get("last-event-id"))
+        except BadLastEventId as error:
+            return PlainTextResponse(f"Last-Event-ID: {error}\n", status_code=400, headers=NO_CACHE)
+        first, display = stream.connect(last)
 
         async def feed() -> AsyncIterator[ServerSentEvent]:
             try:

@@ -1,7 +1,8 @@
 """Run the scoreboard: bind the listening socket, follow the journal, serve the board with
 uvicorn until SIGTERM or SIGINT (uvicorn's own handlers: a graceful stop; open event
 streams are closed by sse-starlette). With NOTIFY_SOCKET (systemd Type=notify) READY=1 is
-sent once the board has caught up and the socket listens."""
+sent once the board has caught up and the socket listens. What clients may hold (connections,
+time to send a request's headers) is bounded by limits.py."""
 from __future__ import annotations
 
 import signal
@@ -16,6 +17,7 @@ from controller.config.schema import split_listen
 from controller.sdnotify import Notifier
 from services.follow import POLL_S
 from services.scoreboard.app import create_app
+from services.scoreboard.limits import limit_logs, uvicorn_limits
 from services.scoreboard.stream import BoardStream
 
 log = structlog.get_logger("scoreboard")
@@ -64,8 +66,9 @@ def serve(settings: ScoreboardSettings, sock: socket.socket) -> int:
         log.info("serving", url=url, journal=settings.journal_path, socket=settings.socket_path)
         notifier.ready(status=f"serving {url}")
 
+    limit_logs()  # a flood of clients must not flood the log
     server = uvicorn.Server(uvicorn.Config(create_app(stream, on_ready=ready), log_config=None, access_log=False,
-                                           lifespan="on", timeout_graceful_shutdown=GRACEFUL_STOP_S))
+                                           lifespan="on", timeout_graceful_shutdown=GRACEFUL_STOP_S, **uvicorn_limits()))
     stream.on_failure = lambda why: setattr(server, "should_exit", True)
     # uvicorn stops gracefully on SIGTERM/SIGINT, then raises the signal again under the handler
     # it found: with these it is a plain return, and a stop by signal exits 0 like the daemon.

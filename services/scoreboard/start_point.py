@@ -4,12 +4,13 @@ a Fu Bacc or Pai Gow board its recent rounds (from the HISTORY-th last `round_op
 Both are found through the journal's partial indexes."""
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from dataclasses import dataclass
 
+from controller import bounded_json
 from controller.journal import JournalError, iter_records, open_readonly
+from controller.journal.records import PAYLOAD_BYTES
 from games.registry import GAME_KEYS, get_game
 
 
@@ -48,13 +49,23 @@ def start_point(journal_path: str, game: str, history: int) -> StartPoint:
         conn.close()
 
 
+def _payload(text: object) -> dict:
+    """A record's payload, or {} when it cannot be read (the board names that record when it
+    folds it; here it only does not count): read within bounds, as Record.payload reads it."""
+    try:
+        value = bounded_json.loads(text if isinstance(text, str) else "", max_bytes=PAYLOAD_BYTES)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _game_of(payload_text: str) -> str | None:
-    game = json.loads(payload_text).get("game")
+    game = _payload(payload_text).get("game")
     return game if isinstance(game, str) else None
 
 
 def _last_new_shoe(conn: sqlite3.Connection) -> int | None:
     for seq, payload in conn.execute("SELECT seq, payload FROM records WHERE kind = 'shoe' ORDER BY seq DESC"):
-        if json.loads(payload).get("event") == "new":
+        if _payload(payload).get("event") == "new":
             return int(seq)
     return None

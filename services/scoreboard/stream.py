@@ -37,6 +37,23 @@ log = structlog.get_logger("scoreboard")
 LOG_BYTES = 16 * 1024 * 1024  # updates kept for Last-Event-ID (an 80-round shoe is ~3 MB)
 QUEUE = 500  # updates a display may fall behind before it is cut off
 RETRY_MS = 1000  # the browser's wait before it reconnects
+SEQ_DIGITS = 19  # a journal seq is a positive 64-bit integer
+
+
+class BadLastEventId(ValueError):
+    """A Last-Event-ID header that is not one of our ids (a journal seq)."""
+
+
+def last_event_id(header: str | None) -> int | None:
+    """The seq a reconnecting display names; None when it names none we could have sent
+    (absent, empty, not ASCII digits: the display gets a snapshot). BadLastEventId when it is
+    longer than any seq (SEQ_DIGITS): refused before int() reads it (Python refuses to read
+    more than 4,300 digits, and such a header is not a browser's)."""
+    if not header:
+        return None
+    if len(header) > SEQ_DIGITS:
+        raise BadLastEventId(f"expected a record's seq (at most {SEQ_DIGITS} digits), got {len(header)} characters")
+    return int(header) if header.isascii() and header.isdigit() else None
 
 
 def _text(value: Any) -> str:
@@ -92,13 +109,13 @@ class BoardStream:
         latest = self.round["round"] if self.round else self.board.get("round")
         return {**self.board, "round": latest, "seq": self.seq, "live": self.round, "link": self.link}
 
-    def connect(self, last_event_id: str | None) -> tuple[list[ServerSentEvent], Display]:
-        """A display connects: what it gets first, and its queue for what follows (taken
-        together on the loop, so nothing published in between is lost or doubled)."""
+    def connect(self, last: int | None) -> tuple[list[ServerSentEvent], Display]:
+        """A display connects (`last`: the seq of its Last-Event-ID, see last_event_id): what it
+        gets first, and its queue for what follows (taken together on the loop, so nothing
+        published in between is lost or doubled)."""
         display = Display()
         self.displays.add(display)
         first = [ServerSentEvent(_text(self.link), event="link", retry=RETRY_MS)]
-        last = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
         if last is not None and self.log_base <= last <= self.seq:
             first += [ServerSentEvent(text, event="update", id=str(seq)) for seq, text in self.log if seq > last]
         else:

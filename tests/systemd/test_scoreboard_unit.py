@@ -42,3 +42,12 @@ def test_ip_limited_to_what_it_listens_on():
     config = tomllib.loads((ROOT / "systemd/tablectl.toml").read_text())
     host, _ = split_listen(config["scoreboard"]["listen"])
     assert ipaddress.ip_address(host).is_loopback
+
+
+def test_its_descriptor_limit_leaves_room_for_the_connection_cap():
+    from services.scoreboard.limits import BACKLOG, MAX_CONNECTIONS
+
+    values = settings(UNIT.read_text())["Service.LimitNOFILE"]
+    assert len(values) == 1 and values[0].isdigit(), values  # one number: soft = hard
+    assert int(values[0]) >= 2 * (MAX_CONNECTIONS + BACKLOG)  # the cap, the accepted ones being refused, and room
+    assert f"`LimitNOFILE={values[0]}`" in (ROOT / "docs/scoreboard.md").read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 from journal_script import HANDS, TableScript
 
@@ -46,7 +47,7 @@ def test_a_display_too_far_behind_is_cut_off_and_catches_up_from_the_log(tmp_pat
                 received.append(slow.queue.get_nowait())
             assert len(received) == 5  # the queue's bound (a `link` event may be among them)
             received = [e for e in received if e.event == "update"]
-            replay, again = stream.connect(received[-1].id)
+            replay, again = stream.connect(int(received[-1].id))
             replayed = [e for e in replay if e.event == "update"]
             ids = [int(e.id) for e in received + replayed]
             assert ids == [seq for seq, _ in stream.log if seq > snapshot_id]
@@ -70,10 +71,10 @@ def test_an_id_older_than_the_trimmed_log_gets_a_snapshot(tmp_path):
                 script.play(token, *HANDS[token])
             await wait_for_seq(stream, last_seq(journal))
             assert stream.log_base > start and stream.log_bytes <= 20_000
-            first, display = stream.connect(str(start + 1))
+            first, display = stream.connect(start + 1)
             (update,) = [e for e in first if e.event == "update"]
             assert json.loads(update.data)["kind"] == "snapshot" and int(update.id) == stream.seq
-            kept, display2 = stream.connect(str(stream.log_base))
+            kept, display2 = stream.connect(stream.log_base)
             assert [int(e.id) for e in kept if e.event == "update"] == [seq for seq, _ in stream.log]
             await stream.stop()
 
@@ -102,6 +103,21 @@ def test_the_start_point_of_a_spot_game_is_its_recent_rounds(tmp_path):
         opened = [script.open(spots=[1])[0] for _ in range(30)]
     start = start_point(str(tmp_path / "journal.sqlite"), "fortune6", history=20)  # the journal's game wins
     assert start.game == "paigow" and start.since == opened[-20].seq - 1
+
+
+def test_the_start_point_skips_a_shoe_record_nested_too_deep(tmp_path):
+    """A journal edited by hand: a payload nested thousands deep raised RecursionError here, and
+    the scoreboard failed at the same record after every restart."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        script = TableScript(journal)
+        first = script.new_shoe(1)[0]
+        script.play("B", *HANDS["B"])
+        edited = script.new_shoe(2)[0]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE records SET payload = ? WHERE seq = ?", ('{"event":' + "[" * 100_000 + "]" * 100_000 + "}", edited.seq))
+    conn.close()
+    assert start_point(str(path), "fortune6", history=20).since == first.seq - 1
 
 
 def test_the_start_point_without_a_journal_or_a_shoe_is_the_beginning(tmp_path):
