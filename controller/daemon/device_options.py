@@ -25,4 +25,7 @@ def driver_options(config: Config, kind: str) -> dict:
             link_options["key"] = load_key(key_path)
         except KeyFileError as error:
             raise KeyFileError(f"keys.{kind}: {error}") from None
-    return {"backoff": Backoff(initial=t.reconnect_min_s, maximum=t.reconnect_max_s), "link_options": link_options}
+    # The shoe's cards and the panel's presses are facts: acknowledged only once journaled and
+    # fsynced (PROTOCOL.md §9). A lamp report is state the daemon asks for again.
+    return {"backoff": Backoff(initial=t.reconnect_min_s, maximum=t.reconnect_max_s), "link_options": link_options,
+            "durable_acks": kind in ("shoe", "panel")}

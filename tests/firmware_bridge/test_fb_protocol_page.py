@@ -122,7 +122,7 @@ def test_the_keyed_examples_named_values_are_the_links():
 def test_the_hello_payload_table_matches_the_encoding():
     hello = Hello(DeviceKind.SHOE, boot_id=0x44332211, serial="AB", firmware=(7, 8, 9), reply_requested=True)
     payload = hello.encode()
-    assert payload[0] == 1 and payload[1:3] == bytes([1, 1]) and payload[3:6] == bytes([7, 8, 9])
+    assert payload[0] == 1 and payload[1:3] == bytes([1, 2]) and payload[3:6] == bytes([7, 8, 9])
     assert payload[6:10] == bytes([0x11, 0x22, 0x33, 0x44]) and payload[10] == 0x01
     assert payload[11] == 2 and payload[12:] == b"AB"
     text = PAGE.read_text(encoding="utf-8")
