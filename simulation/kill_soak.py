@@ -81,6 +81,7 @@ class KillingRig(Rig):
     def _draw_across_a_kill(self, n: int) -> list[dict]:
         result, plan = self.result, self.plan
         result.kills += 1
+        head = self.status()["daemon"]["journal"]["records"]
         if self.killer.random() < 0.5:  # the card races the kill
             drawn = self.shoe.command("draw", n=n)["drawn"]
             time.sleep(self.killer.uniform(0.0, 0.03))
@@ -95,12 +96,14 @@ class KillingRig(Rig):
         result.long_restarts += long
         result.longest_restart_s = max(result.longest_restart_s, delay)
         time.sleep(delay)
+        mark = self.events.mark()
         self.start_daemon()
         if drawn:
-            self._wait_journaled(drawn[-1]["counter"])
+            self._wait_journaled(drawn[-1]["counter"], head)
+        self._events_missed(head, mark)
         return drawn
 
-    def _wait_journaled(self, counter: int) -> None:
+    def _wait_journaled(self, counter: int, head: int) -> None:
         """Until the card is in the journal (as itself, or before the kill) and the round the
         restart held for the shoe's draw counter is resumed (local ruling L4)."""
         def done() -> bool:
@@ -109,18 +112,27 @@ class KillingRig(Rig):
                 return False
             if status["state"] == "held":  # for the counter: wait; for anything else: the round's story goes on
                 return (status.get("held") or {}).get("kind") != "device_lost"
-            return counter in journaled_counters(self)
+            return any(card[0] == counter for card in journaled_cards(self, head))
 
         self.wait_until(done, WAIT, f"card {counter} to be journaled and the round resumed after a restart")
 
+    def _events_missed(self, head: int, mark: int) -> None:
+        """A round's end the dealer waits for may have been published while nobody followed:
+        by the killed daemon before the rig read it, or by the new one before the rig followed
+        it. Put it in the rig's event list as the journal (or the status) has it."""
+        for record in self.records(since=max(0, head - 1)):
+            if record.kind in ("result", "void") and self.events.find(record.kind, round=record.round) is None:
+                self.events.add({"event": record.kind, **record.payload})
+        status = self.status()
+        number = (status.get("round") or {}).get("number")
+        if status["state"] == "held" and self.events.find("held", after=mark, round=number) is None:
+            self.events.add({"event": "held", "round": number, **(status.get("held") or {})})
 
-def journaled_counters(rig: Rig) -> Counter[int]:
-    return Counter(card[0] for card in journaled_cards(rig))
 
-
-def journaled_cards(rig: Rig) -> list[tuple[int, int]]:
-    """(draw counter, code) of every card the journal holds, in order (repeats not counted)."""
-    return [(r.payload["draw_counter"], r.payload["code"]) for r in rig.records()
+def journaled_cards(rig: Rig, since: int = 0) -> list[tuple[int, int]]:
+    """(draw counter, code) of every card the journal holds after record `since`, in order
+    (repeats not counted)."""
+    return [(r.payload["draw_counter"], r.payload["code"]) for r in rig.records(since)
             if r.kind == "device" and r.payload.get("event") == "CardDrawn"]
 
 

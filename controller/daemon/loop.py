@@ -14,12 +14,13 @@ shares one commit), up to MAX_BATCH at a time. For every input:
      fsynced when any of them is durable: nothing leaves the process before that commit.
      The inputs taken together are handled one after the other, their records in that one
      commit, in order,
-  4. acknowledge to the shoe and the panel the messages that commit holds (AckWhenDurable:
-     their records are made durable, the commit fsynced; PROTOCOL.md §9): a message lost to
-     a crash before this is sent again by the device,
-  5. carry out the other effects in order: Lamps -> the lamp board (written there and then),
+  4. carry out the other effects in order: Lamps -> the lamp board (written there and then),
      timers, Publish -> the event stream, Reply -> the socket client (a panel command's
      answer is published as a `command` event); the socket sends at the end of the turn.
+  5. acknowledge to the shoe and the panel the messages that commit holds (AckWhenDurable:
+     their `device` records are durable, so the commit was fsynced; PROTOCOL.md §9). A crash
+     before this leaves the message with the device, which sends it again to the next daemon
+     (a card already journaled is then a repeat: controller/daemon/shoe_resends.py).
 
 The table's timers, the watchdog ping and the paced STATUS= line are reactor timers.
 
@@ -379,9 +380,6 @@ class EventLoop:
             self._act(handled)
 
     def _act(self, handled: list) -> None:
-        for h in handled:  # the commit is fsynced: the devices hear "got it" first
-            if h.release is not None:
-                h.release()
         for h in handled:
             started = time.perf_counter()
             if h.before is not None:
@@ -393,6 +391,9 @@ class EventLoop:
                 self.timing.add("handle", h.handle_s)
                 self.timing.add("commit", h.commit_s)
                 self.timing.add("effects", time.perf_counter() - started)
+        for h in handled:  # the commit is fsynced: the devices hear "got it" (after the lamps: they wait on nothing)
+            if h.release is not None:
+                h.release()
         if any(h.opened_betting for h in handled):
             self._checkpoint()  # a quiet moment: no card is due while bets are open
 
