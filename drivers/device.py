@@ -351,7 +351,7 @@ class DeviceDriver(ABC):
             self._refused_for = reason
             self._session_down(reason, now)
 
-    def _hand_over(self, events: list[ev.DeviceEvent], receipt: tuple[int, int] | None, now: float) -> None:
+    def _hand_over(self, events: list[ev.DeviceEvent], receipt: int | None, now: float) -> None:
         """Post a delivered message's events; with a receipt (durable_acks) the last one carries
         the release of the message's ack, and a message without events is acknowledged now."""
         if receipt is None:
@@ -365,7 +365,7 @@ class DeviceDriver(ABC):
             self._post(event)
         self._post(ev.AckWhenDurable(events[-1], functools.partial(self._release, receipt)))
 
-    def _release(self, receipt: tuple[int, int]) -> None:
+    def _release(self, receipt: int) -> None:
         """The message with `receipt` is durable: acknowledge it now (on the reactor's thread)."""
         if self._closed:
             return

@@ -88,7 +88,7 @@ class Link:
         self.hold_acks = hold_acks  # ack a delivered message only once release() says it is durable
         self.keep_unacked = keep_unacked  # protocol 1.2 device: a failed session drops nothing
         self.queue_limit = queue_limit  # messages waiting (unsent + in flight), None: unbounded
-        self._epoch = 0  # counts the peer's sequence restarts: a receipt from before one is void
+        self._tickets = 0  # numbers the receipts of held frames: each is released once, at most
         self.heartbeat_interval = heartbeat_interval
         self.silence_timeout = silence_timeout
         self.idle_flush = idle_flush
@@ -107,8 +107,7 @@ class Link:
         self._out: list[bytes] = []
         self.rx_expected: int | None = None  # None: no HELLO from the peer in this session
         self._rx_acked = 0  # the ACK field: the last SEQ received in order AND released (durable)
-        self._held: collections.deque[list[int | bool]] = collections.deque()  # [seq, released] not yet acked, in order
-        self._epoch += 1
+        self._held: collections.deque[list[int]] = collections.deque()  # [seq, ticket, released] not yet acked, in order
         self.connected = False
         self.awaiting_reply = False
         self._down = False  # our sends failed: restart the session when the peer is heard again
@@ -167,37 +166,38 @@ class Link:
         """Reliable messages not yet acknowledged: in flight and waiting (our HELLO not counted)."""
         return len(self.tx.unsent) + sum(not isinstance(p.msg, Hello) for p in self.tx.inflight)
 
-    def release(self, receipt: tuple[int, int] | None, now: float) -> bool:
+    def release(self, receipt: int | None, now: float) -> bool:
         """With `hold_acks`: the message delivered with `receipt` is durable, so it may be
         acknowledged (with everything before it that is released too). A receipt from before
-        the peer restarted its sequence is void: the peer sends that message again. True when
-        the ACK field moved (an ack is then owed: `outgoing()` carries it)."""
-        if receipt is None or receipt[0] != self._epoch:
-            return False
+        the peer restarted its sequence (a new session) is void: the peer sends that message
+        again. True when the ACK field moved (an ack is then owed: `outgoing()` carries it)."""
         for entry in self._held:
-            if entry[0] == receipt[1]:
-                entry[1] = True
+            if entry[1] == receipt:
+                entry[2] = 1
                 break
+        else:
+            return False
         return self._ack_released()
 
     def _ack_released(self) -> bool:
         moved = False
-        while self._held and self._held[0][1]:
+        while self._held and self._held[0][2]:
             self._rx_acked = self._held.popleft()[0]
             moved = True
         if moved:
             self._ack_owed = True
         return moved
 
-    def _consumed(self, seq: int, hold: bool) -> tuple[int, int] | None:
+    def _consumed(self, seq: int, hold: bool) -> int | None:
         """Frame `seq` was taken in order: ack it now, or (held) once release() says so; the
         ack never passes a held frame. Returns the receipt of a held frame."""
         self._ack_owed = True
         if hold:
-            self._held.append([seq, False])
-            return self._epoch, seq
+            self._tickets += 1
+            self._held.append([seq, self._tickets, 0])
+            return self._tickets
         if self._held:
-            self._held.append([seq, True])
+            self._held.append([seq, 0, 1])
         else:
             self._rx_acked = seq
         return None
@@ -208,7 +208,6 @@ class Link:
         self.rx_expected = (seq + 1) % SEQ_MOD
         self._rx_acked = seq
         self._held.clear()
-        self._epoch += 1
 
     def receive(self, data: bytes, now: float) -> list[LinkEvent]:
         self._last_byte = now

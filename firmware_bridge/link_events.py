@@ -12,7 +12,7 @@ class Delivered:
     `hold_acks`, `receipt` is what `Link.release` takes once the message is durable (it is not
     acknowledged before); otherwise None (acknowledged at once)."""
     msg: Message
-    receipt: tuple[int, int] | None = None
+    receipt: int | None = None
 
 
 @dataclass(frozen=True)
