@@ -15,7 +15,7 @@ step. The device is kept reachable:
 - with a key (link_options["key"], protocol 1.1): frames that fail authentication are
   FrameTampered, and a device that cannot authenticate is LinkLost with the reason (or
   LinkRefused when the link was already down), then tried again with backoff;
-- with `durable_acks` (the daemon's shoe and panel, protocol 1.2): a message is not
+- with `durable_acks` (the daemon's shoe, protocol 1.2): a message is not
   acknowledged when it arrives but when the owner says it is durable. The last event a message
   gives is posted as AckWhenDurable(event, release); a message that gives no event (a resend
   the driver drops unseen) is acknowledged at once.

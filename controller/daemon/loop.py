@@ -17,7 +17,7 @@ shares one commit), up to MAX_BATCH at a time. For every input:
   4. carry out the other effects in order: Lamps -> the lamp board (written there and then),
      timers, Publish -> the event stream, Reply -> the socket client (a panel command's
      answer is published as a `command` event); the socket sends at the end of the turn.
-  5. acknowledge to the shoe and the panel the messages that commit holds (AckWhenDurable:
+  5. acknowledge to the shoe the messages that commit holds (AckWhenDurable:
      their `device` records are durable, so the commit was fsynced; PROTOCOL.md §9). A crash
      before this leaves the message with the device, which sends it again to the next daemon
      (a card already journaled is then a repeat: controller/daemon/shoe_resends.py).
