@@ -468,8 +468,12 @@ class Link:
         return self._refused(f"the peer refused our HELLO: {AUTH_NAKS[nak.reason]}")
 
     def _refused(self, reason: str) -> list[LinkEvent]:
-        """No session this time: forget the attempt and what was queued (as after a failure)."""
-        self.tx.clear()
+        """No session this time: forget the attempt, and what was queued as after a failure
+        (a 1.2 device keeps it for the next session)."""
+        if self.keep_unacked:
+            self.tx.renumber()
+        else:
+            self.tx.clear()
         self.connected = self.awaiting_reply = False
         self._request_seq = None
         return [SessionRefused(reason)]

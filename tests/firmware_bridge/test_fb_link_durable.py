@@ -149,3 +149,21 @@ def test_a_host_without_hold_acks_acks_at_once_and_a_1_1_device_still_works():
     plain.device.send(CARDS[0], plain.now)
     plain.pump()
     assert receipts(plain.take("host")) == [None] and not plain.device.tx.inflight
+
+
+def test_a_refused_session_drops_nothing_on_a_1_2_device():
+    """A keyed shoe whose request the host refuses (another key) keeps its cards for the session
+    that follows once the keys agree."""
+    from firmware_bridge.link_events import SessionRefused
+
+    key, other = bytes(range(32)), bytes(32)
+    device = Link(SHOE_HELLO, keep_unacked=True, key=key)
+    wire = Wire(Link(HOST_HELLO, hold_acks=True, key=other), device)
+    device.send(CARDS[0], wire.now)
+    device.start(wire.now)
+    wire.pump()
+    assert any(isinstance(e, SessionRefused) for e in wire.take("device"))
+    assert device.queued() == 1
+    wire.host = Link(HOST_HELLO, hold_acks=True, key=key)
+    wire.connect()
+    assert release_as_delivered(wire) == [CARDS[0]]
