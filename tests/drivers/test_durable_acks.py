@@ -59,9 +59,6 @@ def test_the_card_stays_queued_in_the_shoe_until_released(sim, sink):
         driver.close()
 
 
-
-
-
 @pytest.mark.parametrize("same_boot", [True, False])
 def test_a_card_never_released_comes_again_to_the_next_driver_once(sim, sink, same_boot):
     """The first driver dies before its commit (never releases), the shoe's retries run out
