@@ -14,7 +14,11 @@ step. The device is kept reachable:
 - a new boot id in the device's HELLO: DeviceRebooted (its state is gone);
 - with a key (link_options["key"], protocol 1.1): frames that fail authentication are
   FrameTampered, and a device that cannot authenticate is LinkLost with the reason (or
-  LinkRefused when the link was already down), then tried again with backoff.
+  LinkRefused when the link was already down), then tried again with backoff;
+- with `durable_acks` (the daemon's shoe, protocol 1.2): a message is not
+  acknowledged when it arrives but when the owner says it is durable. The last event a message
+  gives is posted as AckWhenDurable(event, release); a message that gives no event (a resend
+  the driver drops unseen) is acknowledged at once.
 
 A transport without a file descriptor (pyusb) gets one reader thread that only reads and
 hands each transfer's bytes to the reactor (`call_soon_threadsafe`); the link is still used
@@ -64,7 +68,7 @@ from firmware_bridge.messages import (
     unpack,
 )
 
-Post = Callable[[ev.DeviceEvent], None]
+Post = Callable[[ev.DeviceEvent | ev.AckWhenDurable], None]
 
 if TYPE_CHECKING:  # pyusb has no types: Any to mypy, and still says what is meant
     from usb.backend import IBackend
@@ -76,6 +80,7 @@ class DriverOptions(TypedDict, total=False):
     backoff: Backoff | None
     usb_backend: IBackend | None
     link_options: dict[str, Any] | None  # Link's keyword options (ack_timeout=, key=, ...)
+    durable_acks: bool  # ack a message only once its event's record is durable (the daemon)
 HOST_SERIAL = "tablectl"
 USB_READ_WAIT_S = 0.05  # the reader thread's poll: how soon it notices close()
 READER_STALL_S = 5.0  # a reader thread whose read has not returned for this long is stuck
@@ -94,6 +99,7 @@ class DeviceDriver(ABC):
         backoff: Backoff | None = None,
         usb_backend: IBackend | None = None,
         link_options: dict[str, Any] | None = None,
+        durable_acks: bool = False,
     ) -> None:
         self.name = name
         self.transport = url if isinstance(url, Transport) else transport_for_url(url, usb_backend=usb_backend)
@@ -101,7 +107,8 @@ class DeviceDriver(ABC):
         self._post = post
         self._backoff = backoff or Backoff()
         host = Hello(DeviceKind.HOST, boot_id=secrets.randbits(32), serial=HOST_SERIAL)
-        self.link = Link(host, **(link_options or {}))
+        self.link = Link(host, **{**(link_options or {}), "hold_acks": durable_acks})
+        self._collected: list[ev.DeviceEvent] | None = None  # events of the message being handled
         self._timer = reactor.timer(self._on_timer)
         self._fd: FdHandle | None = None
         self._reader: threading.Thread | None = None  # fd-less transports only
@@ -193,7 +200,11 @@ class DeviceDriver(ABC):
         self.link.send(StatusQuery(), now)
 
     def _emit(self, cls: type[ev.DeviceEvent], **fields: Any) -> None:
-        self._post(cls(device=self.name, at=self.reactor.now(), **fields))
+        event = cls(device=self.name, at=self.reactor.now(), **fields)
+        if self._collected is not None:
+            self._collected.append(event)
+        else:
+            self._post(event)
 
     def _send(self, msg: Message) -> None:
         """Queue a reliable message and write what the link has to send. A write failure
@@ -337,11 +348,17 @@ class DeviceDriver(ABC):
     # ------------------------------------------------------------------ link events
     def _on_link_event(self, event: LinkEvent, now: float) -> None:
         if isinstance(event, Delivered):
-            if self._up:
-                if isinstance(event.msg, Error):
-                    self._emit(ev.DeviceError, code=int(event.msg.code), detail=event.msg.detail)
-                else:
-                    self._on_message(event.msg, now)
+            collected: list[ev.DeviceEvent] = []
+            self._collected = collected
+            try:
+                if self._up:
+                    if isinstance(event.msg, Error):
+                        self._emit(ev.DeviceError, code=int(event.msg.code), detail=event.msg.detail)
+                    else:
+                        self._on_message(event.msg, now)
+            finally:
+                self._collected = None
+            self._hand_over(collected, event.receipt, now)
         elif isinstance(event, (Connected, PeerRebooted)):
             self._session_up(event.hello, isinstance(event, PeerRebooted), now)
         elif isinstance(event, SendFailed):
@@ -360,6 +377,28 @@ class DeviceDriver(ABC):
                 self._emit(ev.LinkRefused, reason=reason)  # already down (e.g. "cannot open"): now for this
             self._refused_for = reason
             self._session_down(reason, now)
+
+    def _hand_over(self, events: list[ev.DeviceEvent], receipt: int | None, now: float) -> None:
+        """Post a delivered message's events; with a receipt (durable_acks) the last one carries
+        the release of the message's ack, and a message without events is acknowledged now."""
+        if receipt is None:
+            for event in events:
+                self._post(event)
+            return
+        if not events:
+            self.link.release(receipt, now)  # written by the caller's flush
+            return
+        for event in events[:-1]:
+            self._post(event)
+        self._post(ev.AckWhenDurable(events[-1], functools.partial(self._release, receipt)))
+
+    def _release(self, receipt: int) -> None:
+        """The message with `receipt` is durable: acknowledge it now (on the reactor's thread)."""
+        if self._closed:
+            return
+        if self.link.release(receipt, self.reactor.now()):
+            self._flush()
+            self._arm()
 
     def _session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
         if hello.kind != self.KIND:

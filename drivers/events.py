@@ -6,7 +6,7 @@ so a card is its raw uint16 wire code (a foreign card is the controller's busine
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,3 +133,12 @@ class PanelState(DeviceEvent):
 class LampReport(DeviceEvent):
     """Every lamp the board has: lamps[i] is lamp i's pattern (firmware_bridge LampPattern)."""
     lamps: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AckWhenDurable:
+    """`event`, whose message the device gets acknowledged only once its owner calls `release`:
+    after the commit that holds the event's record is fsynced (a driver with `durable_acks`,
+    PROTOCOL.md §9). Until then the device keeps the message and sends it again if need be."""
+    event: DeviceEvent
+    release: Callable[[], None]

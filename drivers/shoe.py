@@ -46,11 +46,22 @@ class ShoeDriver(DeviceDriver):
         self._status: dict[str, bool] | None = None  # the last status heard (None: none yet)
         self._session_status_due = False  # the session's first status is still to come
         self._last_device_ms: int | None = None  # newest device time heard in this boot
+        self._boot_id: int | None = None  # the boot the cards in _delivered came from
+
+    def remember(self, boot_id: int | None, cards: list[CardRead]) -> None:
+        """Before the first session: the cards a previous daemon journaled last from boot
+        `boot_id` of the shoe (controller/daemon/shoe_resends.py). A 1.2 shoe sends again a card
+        whose ack a crash cut off; with this, it is a repeat, not a second card."""
+        self._boot_id = boot_id
+        for card in cards[-REPEAT_WINDOW:]:
+            self._delivered[card.draw_counter] = card
+            self._last_device_ms = card.device_ms
 
     def _on_session_up(self, hello: Hello, rebooted: bool, now: float) -> None:
-        if rebooted:
+        if rebooted or (self._boot_id is not None and hello.boot_id != self._boot_id):
             self._delivered.clear()  # a new boot: its counter may start again
             self._last_device_ms = None  # and its clock does
+        self._boot_id = hello.boot_id
         self._session_status_due = True
         super()._on_session_up(hello, rebooted, now)
 

@@ -17,9 +17,17 @@ With a `key` (protocol 1.1) every frame is authenticated and nothing else is acc
 HELLOs carry a nonce and a MAC under the device key, every other frame a counter and a MAC
 under the session key both HELLOs imply. A frame that fails is `Tampered` (dropped, never
 delivered, never acted on); a peer that cannot or will not authenticate is `SessionRefused`.
+
+Protocol 1.2 (PROTOCOL.md §9): with `hold_acks` (the host) a delivered message is acknowledged
+only once its owner calls `release(receipt)` (its record is committed and fsynced), so a
+crash before that makes the peer send it again; with `keep_unacked` (a 1.2 device) the retry
+limit ends the session but nothing is dropped: the unacknowledged messages go again, in
+order, in the next session (`SessionFailed`), and at most `queue_limit` wait (`send` says
+False when the queue is full).
 """
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -43,6 +51,7 @@ from firmware_bridge.link_events import (
     PeerSilent,
     ProtocolViolation,
     SendFailed,
+    SessionFailed,
     SessionRefused,
     Tampered,
 )
@@ -72,8 +81,15 @@ class Link:
     def __init__(self, local: Hello, *, ack_timeout: float = 0.25, retries: int = 5, window: int = 8,
                  heartbeat_interval: float | None = 1.0, silence_timeout: float | None = 3.5,
                  idle_flush: float = 0.05, key: bytes | None = None,
-                 nonces: Callable[[], int] = random_nonce):
+                 nonces: Callable[[], int] = random_nonce, hold_acks: bool = False,
+                 keep_unacked: bool = False, queue_limit: int | None = None):
+        if queue_limit is not None and queue_limit < window:
+            raise ValueError(f"queue_limit={queue_limit} must hold at least a window ({window})")
         self.local = replace(local, reply_requested=False)
+        self.hold_acks = hold_acks  # ack a delivered message only once release() says it is durable
+        self.keep_unacked = keep_unacked  # protocol 1.2 device: a failed session drops nothing
+        self.queue_limit = queue_limit  # messages waiting (unsent + in flight), None: unbounded
+        self._tickets = 0  # numbers the receipts of held frames: each is released once, at most
         self.heartbeat_interval = heartbeat_interval
         self.silence_timeout = silence_timeout
         self.idle_flush = idle_flush
@@ -83,7 +99,7 @@ class Link:
         self.peer: Hello | None = None  # kept across reset(): a new boot_id means a reboot
         self.stats = {"frames_in": 0, "frames_out": 0, "delivered": 0, "duplicates": 0,
                       "out_of_order": 0, "naks_sent": 0, "violations": 0, "tampered": 0, "unverifiable": 0,
-                      "disputed": 0}
+                      "disputed": 0, "queue_full": 0}
         self._tamper_quiet_until: float | None = None  # reports held back until then
         self._tamper_held: tuple[int, str] = (0, "")
         self._clear_session()
@@ -95,6 +111,8 @@ class Link:
         # sequence space: a repeat with other contents is not a retransmission (§2, §8.1)
         self._taken: dict[int, tuple[int, bytes]] = {}
         self._disputed: set[int] = set()  # SEQs already reported as disputed
+        self._rx_acked = 0  # the ACK field: the last SEQ received in order AND released (durable)
+        self._held: collections.deque[list[int]] = collections.deque()  # [seq, ticket, released] not yet acked, in order
         self.connected = False
         self.awaiting_reply = False
         self._down = False  # our sends failed: restart the session when the peer is heard again
@@ -131,18 +149,70 @@ class Link:
         self._expect(None)
         self._transmit(request, now)
 
-    def send(self, msg: Message, now: float) -> None:
+    def send(self, msg: Message, now: float) -> bool:
         """Queue ``msg``. Reliable messages wait for a session and a free window slot, then are
         retransmitted until acked; an unreliable one (HEARTBEAT) goes now, or nowhere when
-        no session is up."""
+        no session is up. False: a reliable message found the queue full (`queue_limit`) and
+        was not queued."""
         if isinstance(msg, LINK_OWNED):
             raise ValueError(f"{type(msg).__name__} is sent by the link itself (use start())")
         if not msg.RELIABLE:
             if self.connected:
                 self._transmit_unreliable(msg, now)
-            return
+            return True
+        if self.queue_limit is not None and self.queued() >= self.queue_limit:
+            self.stats["queue_full"] += 1
+            return False
         self.tx.unsent.append(msg)
         self._pump(now)
+        return True
+
+    def queued(self) -> int:
+        """Reliable messages not yet acknowledged: in flight and waiting (our HELLO not counted)."""
+        return len(self.tx.unsent) + sum(not isinstance(p.msg, Hello) for p in self.tx.inflight)
+
+    def release(self, receipt: int | None, now: float) -> bool:
+        """With `hold_acks`: the message delivered with `receipt` is durable, so it may be
+        acknowledged (with everything before it that is released too). A receipt from before
+        the peer restarted its sequence (a new session) is void: the peer sends that message
+        again. True when the ACK field moved (an ack is then owed: `outgoing()` carries it)."""
+        for entry in self._held:
+            if entry[1] == receipt:
+                entry[2] = 1
+                break
+        else:
+            return False
+        return self._ack_released()
+
+    def _ack_released(self) -> bool:
+        moved = False
+        while self._held and self._held[0][2]:
+            self._rx_acked = self._held.popleft()[0]
+            moved = True
+        if moved:
+            self._ack_owed = True
+        return moved
+
+    def _consumed(self, seq: int, hold: bool) -> int | None:
+        """Frame `seq` was taken in order: ack it now, or (held) once release() says so; the
+        ack never passes a held frame. Returns the receipt of a held frame."""
+        self._ack_owed = True
+        if hold:
+            self._tickets += 1
+            self._held.append([seq, self._tickets, 0])
+            return self._tickets
+        if self._held:
+            self._held.append([seq, 0, 1])
+        else:
+            self._rx_acked = seq
+        return None
+
+    def _restart_rx(self, seq: int) -> None:
+        """The peer's HELLO numbered `seq` starts its sequence again: expect seq + 1; what was
+        held from before is never acked (the peer resends it)."""
+        self._expect((seq + 1) % SEQ_MOD)
+        self._rx_acked = seq
+        self._held.clear()
 
     def receive(self, data: bytes, now: float) -> list[LinkEvent]:
         self._last_byte = now
@@ -163,7 +233,11 @@ class Link:
             events += self._on_frames(self.decoder.flush(), now)
         if self.tx.due(now):
             if self.tx.exhausted():
-                events += [SendFailed(msg) for msg in self.tx.clear()]
+                if self.keep_unacked:  # 1.2: the session ends, the messages stay for the next one
+                    self.tx.renumber()
+                    events.append(SessionFailed(len(self.tx.unsent)))
+                else:
+                    events += [SendFailed(msg) for msg in self.tx.clear()]
                 self.connected = self.awaiting_reply = False
                 self._down = True
             else:
@@ -230,7 +304,7 @@ class Link:
     def _ack_field(self) -> tuple[int, int]:
         if self.rx_expected is None:
             return self._request_ack if self.awaiting_reply else (0, 0)
-        return (self.rx_expected - 1) % SEQ_MOD, FLAG_ACK_VALID
+        return self._rx_acked, FLAG_ACK_VALID
 
     def _emit(self, msg_type: int, seq: int, flags: int, payload: bytes, now: float, *,
               hello_request: bool | None = None, plain: bool = False) -> None:
@@ -326,20 +400,22 @@ class Link:
         self.rx_expected = (expected + 1) % SEQ_MOD
         self._taken[frame.seq] = (frame.msg_type, frame.payload)
         self._taken.pop((frame.seq + SEQ_MOD // 2) % SEQ_MOD, None)  # now "ahead", no longer "already taken"
-        self._ack_owed = True
         self._nak_sent_for = None
         try:
             msg = unpack(frame.msg_type, frame.payload)
         except UnknownMessageType as error:
+            self._consumed(frame.seq, hold=False)
             self._nak(frame.seq, NakReason.UNKNOWN_TYPE)
             return self._violation(f"seq {frame.seq}: {error}")
         except MalformedPayload as error:
+            self._consumed(frame.seq, hold=False)
             self._nak(frame.seq, NakReason.MALFORMED)
             return self._violation(f"seq {frame.seq}: {error}")
         if not msg.RELIABLE or isinstance(msg, Hello):
+            self._consumed(frame.seq, hold=False)
             return self._violation(f"seq {frame.seq}: {type_name(frame.msg_type)} sent as a sequenced frame")
         self.stats["delivered"] += 1
-        return [Delivered(msg)]
+        return [Delivered(msg, self._consumed(frame.seq, hold=self.hold_acks))]
 
     def _repeat_differs(self, frame: Frame, taken: tuple[int, bytes], now: float) -> list[LinkEvent]:
         """A frame with a SEQ already taken and other contents: one of the two is not the
@@ -429,8 +505,12 @@ class Link:
         return self._refused(f"the peer refused our HELLO: {AUTH_NAKS[nak.reason]}")
 
     def _refused(self, reason: str) -> list[LinkEvent]:
-        """No session this time: forget the attempt and what was queued (as after a failure)."""
-        self.tx.clear()
+        """No session this time: forget the attempt, and what was queued as after a failure
+        (a 1.2 device keeps it for the next session)."""
+        if self.keep_unacked:
+            self.tx.renumber()
+        else:
+            self.tx.clear()
         self.connected = self.awaiting_reply = False
         self._request_seq = None
         return [SessionRefused(reason)]
@@ -535,7 +615,7 @@ class Link:
         # that is not taken on trust: the request may be a replay, so what it names is resent.
         if frame.ack_valid and not self.awaiting_reply and self.auth is None:
             self.tx.acked(frame.ack, now)
-        self._expect((frame.seq + 1) % SEQ_MOD)
+        self._restart_rx(frame.seq)
         self._nak_sent_for = None
         self.awaiting_reply = False
         self.tx.renumber()
@@ -555,7 +635,7 @@ class Link:
         # earlier request (a previous session) is not mistaken for it
         if self.auth is not None:
             self.auth.answered(self.local.boot_id, hello.boot_id, frame.counter)
-        self._expect((frame.seq + 1) % SEQ_MOD)
+        self._restart_rx(frame.seq)
         self._ack_owed = True
         self.awaiting_reply = False
         self.connected = True
@@ -567,6 +647,7 @@ class Link:
         # sent again: an ordinary frame
         if self.rx_expected is not None and frame.seq == self.rx_expected:
             self.rx_expected = (self.rx_expected + 1) % SEQ_MOD
+            self._consumed(frame.seq, hold=False)
             if frame.ack_valid:
                 self.tx.acked(frame.ack, now)
         self._ack_owed = True

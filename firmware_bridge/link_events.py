@@ -8,8 +8,11 @@ from firmware_bridge.messages import Hello, Message
 
 @dataclass(frozen=True)
 class Delivered:
-    """A message from the peer, exactly once per sender sequence number."""
+    """A message from the peer, exactly once per sender sequence number. With the link's
+    `hold_acks`, `receipt` is what `Link.release` takes once the message is durable (it is not
+    acknowledged before); otherwise None (acknowledged at once)."""
     msg: Message
+    receipt: int | None = None
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,13 @@ class PeerRebooted:
 class SendFailed:
     """The retry limit was exceeded: this message was not acknowledged and the link is down."""
     msg: Message
+
+
+@dataclass(frozen=True)
+class SessionFailed:
+    """Protocol 1.2: the retry limit ended the session, and nothing was dropped: `kept`
+    messages wait to go again, in order, in the next session."""
+    kept: int
 
 
 @dataclass(frozen=True)
@@ -75,4 +85,5 @@ class SessionRefused:
     reason: str
 
 
-LinkEvent = Delivered | Connected | PeerRebooted | SendFailed | ProtocolViolation | PeerSilent | Tampered | SessionRefused
+LinkEvent = (Delivered | Connected | PeerRebooted | SendFailed | SessionFailed | ProtocolViolation | PeerSilent
+             | Tampered | SessionRefused)

@@ -110,7 +110,7 @@ class BrokenJournal:
         for kind in ("panel", "lights"):
             self.drivers[kind] = driver = self.daemon.open_driver(
                 kind, getattr(config.devices, kind), self._device_event, reactor=self.reactor, start=True,
-                **driver_options(config, kind))
+                **{**driver_options(config, kind), "durable_acks": False})  # nothing is journaled: ack at once
             self.health.watch(kind, driver.problem)
         picture = {name: Pattern.OFF.value for name in lamp_ids(config.game)} | BROKEN_LAMPS
         LampOutput(self.drivers["lights"], config.game).show(picture)  # sent when the board is there

@@ -25,4 +25,9 @@ def driver_options(config: Config, kind: str) -> dict:
             link_options["key"] = load_key(key_path)
         except KeyFileError as error:
             raise KeyFileError(f"keys.{kind}: {error}") from None
-    return {"backoff": Backoff(initial=t.reconnect_min_s, maximum=t.reconnect_max_s), "link_options": link_options}
+    # What the shoe says is a fact: acknowledged only once journaled and fsynced (PROTOCOL.md
+    # §9.1). A panel press is acknowledged when it arrives: one resent after a crash could not
+    # be told from a second press (BUTTON has no counter), and one lost did nothing. A lamp
+    # report is state the daemon asks for again.
+    return {"backoff": Backoff(initial=t.reconnect_min_s, maximum=t.reconnect_max_s), "link_options": link_options,
+            "durable_acks": kind == "shoe"}

@@ -17,6 +17,10 @@ shares one commit), up to MAX_BATCH at a time. For every input:
   4. carry out the other effects in order: Lamps -> the lamp board (written there and then),
      timers, Publish -> the event stream, Reply -> the socket client (a panel command's
      answer is published as a `command` event); the socket sends at the end of the turn.
+  5. acknowledge to the shoe the messages that commit holds (AckWhenDurable:
+     their `device` records are durable, so the commit was fsynced; PROTOCOL.md §9). A crash
+     before this leaves the message with the device, which sends it again to the next daemon
+     (a card already journaled is then a repeat: controller/daemon/shoe_resends.py).
 
 The table's timers, the watchdog ping and the paced STATUS= line are reactor timers.
 
@@ -102,6 +106,7 @@ class _Handled:
     handle_s: float
     opened_betting: bool
     commit_s: float = 0.0
+    release: Callable[[], None] | None = None  # the device's ack, once the commit holding this is fsynced
 
 
 class DaemonFatal(Exception):
@@ -295,13 +300,15 @@ class EventLoop:
     def dispatch(self, item) -> None:
         if isinstance(item, ev.DeviceEvent):
             self.device_event(item)
+        elif isinstance(item, ev.AckWhenDurable):
+            self.device_event(item.event, release=item.release)
         elif isinstance(item, Request):
             self.request(item)
         else:
             log.error("unknown_inbox_item", item=repr(item))
 
     # ------------------------------------------------------------ inputs
-    def device_event(self, event: ev.DeviceEvent) -> None:
+    def device_event(self, event: ev.DeviceEvent, release: Callable[[], None] | None = None) -> None:
         self.timing.add("lag", self.reactor.now() - event.at)
         link_change = self.links.note(event)
         translation = self.translator.translate(event)
@@ -320,7 +327,7 @@ class EventLoop:
             log.warning("button_refused", button=button, reason=translation.problem)
         kind = RecordKind.TAMPER if isinstance(event, ev.FrameTampered) else RecordKind.DEVICE  # never delivered, on record
         self.handle_inputs((kind, translation.record), translation.inputs, extra=extra,
-                           reply=self._panel_reply(button), before=link_change)
+                           reply=self._panel_reply(button), before=link_change, release=release)
 
     def request(self, request) -> None:
         """A validated control-socket request (controller.control.Request)."""
@@ -347,20 +354,21 @@ class EventLoop:
         self.handle_inputs(record, [command], reply=reply)
 
     def handle_inputs(self, record: tuple[str, dict] | None, inputs: list, *, extra=(), reply=None,
-                      before: dict | None = None) -> None:
+                      before: dict | None = None, release: Callable[[], None] | None = None) -> None:
         """Handle `inputs` (the table's); `record` and every Journal effect go into the
         journal, committed before any other effect is carried out (with the rest of the
-        batch when the loop is taking one)."""
+        batch when the loop is taking one). With `release` (the device's ack) the record is
+        durable: its commit is fsynced, then `release` is called before any effect."""
         was_betting = self.table.state == "betting"
         started = time.perf_counter()
         effects = list(extra)
         for inp in inputs:
             effects += self._handle(inp)
         entries: list[tuple[str, Mapping[str, Any] | None, int | None, bool]] = (
-            [(record[0], record[1], None, False)] if record is not None else [])
+            [(record[0], record[1], None, release is not None)] if record is not None else [])
         entries += [(e.kind, e.payload, None, e.durable) for e in effects if isinstance(e, JournalEffect)]
         handled = _Handled(entries, effects, reply, before, bool(inputs), time.perf_counter() - started,
-                           opened_betting=self.table.state == "betting" and not was_betting)
+                           opened_betting=self.table.state == "betting" and not was_betting, release=release)
         if self._pending is not None:
             self._pending.append(handled)
         else:
@@ -386,6 +394,9 @@ class EventLoop:
                 self.timing.add("handle", h.handle_s)
                 self.timing.add("commit", h.commit_s)
                 self.timing.add("effects", time.perf_counter() - started)
+        for h in handled:  # the commit is fsynced: the devices hear "got it" (after the lamps: they wait on nothing)
+            if h.release is not None:
+                h.release()
         if any(h.opened_betting for h in handled):
             self._checkpoint()  # a quiet moment: no card is due while bets are open
 

@@ -30,6 +30,7 @@ from firmware_bridge.link_events import (
     PeerSilent,
     ProtocolViolation,
     SendFailed,
+    SessionFailed,
     SessionRefused,
     Tampered,
 )
@@ -51,6 +52,10 @@ from firmware_bridge.sim.pty_port import PtyPort
 from firmware_bridge.sim.wire_faults import FORGERIES, FRAME_FAULTS, WireFaults, forged_frame
 
 FIRMWARE = (1, 0, 0)
+PROTOCOLS = ("1.2", "1.1")  # what --protocol takes: 1.1 drops what its retries did not deliver
+# Protocol 1.2 (PROTOCOL.md §9): reliable messages a device keeps waiting for an ack, across
+# failed sessions and while no host listens. A round of any game fits many times over.
+QUEUE_LIMIT = 64
 COMMON_FAULTS = FRAME_FAULTS + ("garbage", "unplug", "replug", "reboot", "stall", "forge")
 COMMON_TEXT_ARGS = {"fault": ("kind", "value"), "sleep": ("seconds",), "wait": ("what",)}
 FAULT_VALUE_NAMES = {"garbage": "n", "stall": "seconds", "reboot": "clear_counter", "foreign": "code", "forge": "how"}
@@ -67,6 +72,9 @@ def common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--serial", help="serial number the device reports in HELLO")
     parser.add_argument("--ack-timeout", type=float, default=0.25, metavar="S", help="link ack timeout")
     parser.add_argument("--retries", type=int, default=5, help="link retransmissions before giving up")
+    parser.add_argument("--protocol", choices=PROTOCOLS, default="1.2",
+                        help="1.2 (default): what was not acknowledged waits for the next session, up to "
+                             f"{QUEUE_LIMIT} messages; 1.1: dropped after the retries (PROTOCOL.md §2, §9)")
     parser.add_argument("--key-file", metavar="PATH",
                         help="the device key (64 hex digits, mode 0640 or stricter): protocol 1.1, "
                              "authenticated sessions only (PROTOCOL.md §8)")
@@ -88,11 +96,14 @@ class VirtualDevice:
         self._pty_registered: int | None = None
         now = time.monotonic()
         self.boot_time = now
+        minor = int(getattr(options, "protocol", "1.2").split(".")[1])
         hello = Hello(self.KIND, boot_id=self.rng.getrandbits(32), firmware=FIRMWARE,
-                      serial=options.serial or f"SIM-{self.NAME.upper()}-{os.getpid()}")
+                      serial=options.serial or f"SIM-{self.NAME.upper()}-{os.getpid()}", protocol=(1, minor))
         key = load_key(options.key_file) if getattr(options, "key_file", None) else None
         self.key_id = key_id(key) if key is not None else None
-        self.link = Link(hello, ack_timeout=options.ack_timeout, retries=options.retries, key=key)
+        keeps = minor >= 2
+        self.link = Link(hello, ack_timeout=options.ack_timeout, retries=options.retries, key=key,
+                         keep_unacked=keeps, queue_limit=QUEUE_LIMIT if keeps else None)
         self.faults = WireFaults(self.rng)
         self.stalled_until: float | None = None
         self.log: list[str] = []  # last link events, for `state`
@@ -133,8 +144,13 @@ class VirtualDevice:
     def device_ms(self, now: float) -> int:
         return int((now - self.boot_time) * 1000) % (1 << 32)
 
-    def send(self, msg: Message, now: float) -> None:
-        self.link.send(msg, now)
+    def send(self, msg: Message, now: float) -> bool:
+        """Queue `msg` on the link; False when the queue is full (protocol 1.2, QUEUE_LIMIT):
+        it was not queued, and the device says so on stderr and in `state`."""
+        if self.link.send(msg, now):
+            return True
+        self._note_text(f"queue full ({self.link.queue_limit}): {type(msg).__name__} not sent")
+        return False
 
     # ------------------------------------------------------------ the loop
 
@@ -238,6 +254,8 @@ class VirtualDevice:
             text = f"session with host boot {event.hello.boot_id:#010x}"
         elif isinstance(event, SendFailed):
             text = f"send failed: {type(event.msg).__name__}"
+        elif isinstance(event, SessionFailed):
+            text = f"session failed: {event.kept} message(s) kept for the next session"
         elif isinstance(event, ProtocolViolation):
             text = f"protocol violation: {event.detail}"
         elif isinstance(event, PeerSilent):
@@ -248,6 +266,9 @@ class VirtualDevice:
             text = f"session refused: {event.reason}"
         else:
             text = repr(event)
+        self._note_text(text)
+
+    def _note_text(self, text: str) -> None:
         self.log = (self.log + [text])[-20:]
         print(f"{self.NAME}: {text}", file=sys.stderr, flush=True)
 
@@ -320,6 +341,7 @@ class VirtualDevice:
                 "link_path": self.port.link_path, "pty": self.port.tty_name,
                 "boot_id": self.link.local.boot_id, "stalled": self.stalled, "key_id": self.key_id,
                 "host": self.link.peer.boot_id if self.link.peer else None,
+                "protocol": ".".join(map(str, self.link.local.protocol)), "queued": self.link.queued(),
                 "link": self.link.link_stats(), "faults_applied": self.faults.applied, "forged": self.faults.forged,
                 "dropped_bytes": self.port.dropped_bytes, "log": self.log[-5:], **self.device_state()}
 

@@ -10,6 +10,9 @@ Commands (JSON {"cmd": ...} on the control socket, or text lines on stdin):
     load [seed] [cards=..] [cut_card=POS]  a new shoe (or deck) goes in: the cards are replaced by a
                                   fresh shuffle or a scripted list; the draw counter carries on
     auto MS                       deal one card every MS milliseconds while a host is connected; 0 stops
+                                  (cards drawn with no host listening wait in the link's queue,
+                                  protocol 1.2: up to 64 messages; a card that finds it full is
+                                  counted but never sent, "unheard": true in the reply)
     status                        send a SHOE_STATUS now
     state                         everything the simulator knows, as JSON
     fault KIND [VALUE]            garbage [n] | bad_crc | drop | duplicate | unplug | replug |
@@ -116,9 +119,10 @@ class Shoe(VirtualDevice):
 
     def _card_out(self, code: int, now: float, **flags: bool) -> Reply:
         self.draw_counter = (self.draw_counter + 1) % (1 << 32)
-        self.send(CardRead(code, self.draw_counter, self.device_ms(now), **flags), now)
+        queued = self.send(CardRead(code, self.draw_counter, self.device_ms(now), **flags), now)
+        # a full queue (PROTOCOL.md §9): the card still counts, so the host sees the gap
         return {"code": f"0x{code:04x}", "counter": self.draw_counter,
-                **{name: True for name, on in flags.items() if on}}
+                **{name: True for name, on in flags.items() if on}, **({} if queued else {"unheard": True})}
 
     def _next_real_card(self, now: float) -> Card:
         if self.cut_card is not None and self.position == self.cut_card and not self.cut_card_seen:

@@ -65,6 +65,13 @@ class EventStream:
                 self.connected = False
                 self._cond.notify_all()
 
+    def add(self, event: dict) -> None:
+        """An event the rig knows was published while it followed no daemon (a kill's
+        window, simulation/kill_soak.py): waits see it like any other."""
+        with self._cond:
+            self.events.append(event)
+            self._cond.notify_all()
+
     def mark(self) -> int:
         """A position in the stream: waits `after` it see only later events."""
         with self._cond:

@@ -14,7 +14,7 @@ from firmware_bridge.auth import HelloSigner
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.frame import FLAG_ACK_VALID, FLAG_RELIABLE, Frame, FrameDecoder, encode_frame
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Connected, Delivered
+from firmware_bridge.link_events import Connected, Delivered, SessionFailed
 from firmware_bridge.messages import Ack, CardRead, Hello, ShoeStatus, StatusQuery, pack
 
 PAGE = pathlib.Path(__file__).resolve().parents[2] / "firmware_bridge" / "PROTOCOL.md"
@@ -122,7 +122,7 @@ def test_the_keyed_examples_named_values_are_the_links():
 def test_the_hello_payload_table_matches_the_encoding():
     hello = Hello(DeviceKind.SHOE, boot_id=0x44332211, serial="AB", firmware=(7, 8, 9), reply_requested=True)
     payload = hello.encode()
-    assert payload[0] == 1 and payload[1:3] == bytes([1, 1]) and payload[3:6] == bytes([7, 8, 9])
+    assert payload[0] == 1 and payload[1:3] == bytes([1, 2]) and payload[3:6] == bytes([7, 8, 9])
     assert payload[6:10] == bytes([0x11, 0x22, 0x33, 0x44]) and payload[10] == 0x01
     assert payload[11] == 2 and payload[12:] == b"AB"
     text = PAGE.read_text(encoding="utf-8")
@@ -151,3 +151,55 @@ def test_the_key_id_example_is_what_keys_id_prints():
     shown = lines[lines.index("<!-- key-id-example -->") + 1].split()
     assert shown == ["key", "id", key_id(EXAMPLE_KEY)]
     assert "HMAC-SHA-256(K, \"tablectl-1.1 key id\")" in PAGE.read_text(encoding="utf-8")
+
+
+def kept_card() -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes]]]:
+    """§9.4: after the §7 session the shoe deals card 43 and the host dies before acknowledging
+    it; the shoe's retries run out and it keeps the card; a new host (a restarted daemon, boot
+    id + 1, acks held until durable) opens the port. Returns (the first session's frames from
+    the card on, the second session's)."""
+    host, shoe = host_and_shoe()
+    shoe.keep_unacked = True  # a 1.2 shoe (the simulator's default)
+    handshake(host, shoe)
+    before: list[tuple[str, bytes]] = []
+    after: list[tuple[str, bytes]] = []
+    card = CardRead(0x0213, 43, 75_000)  # 3♦
+    shoe.send(card, 0.0)
+    before += [("shoe", frame) for frame in shoe.outgoing_frames()]
+    events: list = []
+    now = 0.0
+    while shoe.connected:  # nobody answers: the retransmissions are the same bytes
+        now = shoe.next_deadline() or now
+        events += shoe.poll(now)
+        again = shoe.outgoing_frames()
+        assert all(frame == before[0][1] for frame in again if decoded(frame).msg_type == 0x10)
+    assert [type(e) for e in events] == [SessionFailed] and events[0].kept == 1
+    assert shoe.tx.retransmissions == 5 and now == 1.5
+    restarted = Link(Hello(DeviceKind.HOST, boot_id=0x1A2B3C4E, serial="tablectl"), hold_acks=True)
+    host_events: list = []
+
+    def move(sender: str, src: Link, dst: Link, into: list) -> None:
+        frames = src.outgoing_frames()
+        after.extend((sender, frame) for frame in frames)
+        into.extend(dst.receive(b"".join(frames), now))
+
+    restarted.start(now)
+    move("host", restarted, shoe, [])
+    move("shoe", shoe, restarted, host_events)
+    restarted.send(StatusQuery(), now)
+    move("host", restarted, shoe, [])
+    shoe.send(ShoeStatus(43, 76_000), now)  # the shoe answers the query
+    move("shoe", shoe, restarted, host_events)
+    delivered = [e for e in host_events if isinstance(e, Delivered)]
+    assert [e.msg for e in delivered] == [card, ShoeStatus(43, 76_000)]
+    for event in delivered:  # both journaled, one fsynced commit: now they are acknowledged
+        restarted.release(event.receipt, now)
+    move("host", restarted, shoe, [])
+    assert shoe.queued() == 0
+    return before, after
+
+
+def test_the_kept_card_example_is_what_a_restarted_host_and_a_1_2_shoe_exchange():
+    before, after = kept_card()
+    assert page_example("kept-card-before") == before
+    assert page_example("kept-card-after") == after

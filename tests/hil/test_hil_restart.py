@@ -8,6 +8,10 @@ joins the hold (ruling 24). SIGTERM: exit 0, every lamp off on the board, `daemo
 import pytest
 
 pytestmark = pytest.mark.hil
+# A protocol 1.1 shoe gives a card up after its retries (PROTOCOL.md §2); a 1.2 shoe keeps it
+# for the next daemon (§9, tests/hil/test_hil_kill_while_dealing.py). The daemon still works
+# with a 1.1 shoe: a card given up is held as unheard (ruling 24).
+SHOE_1_1 = {"shoe": ["--protocol", "1.1"]}
 
 
 def kill_and_restart(rig):
@@ -70,13 +74,13 @@ def test_sigkill_after_a_durable_result_keeps_it_and_does_not_repeat_it(start_ri
 def test_sigkill_while_the_shoe_dealt_unheard_holds_the_card_to_be_keyed_in(start_rig):
     """The daemon down is the shoe unheard (local ruling L4): a card its counter shows dealt
     meanwhile is a missing card, held to be keyed in (ruling 24); the round then finishes."""
-    rig = start_rig("fortune6", seed=23)
+    rig = start_rig("fortune6", seed=23, sim_args=SHOE_1_1)
     rig.new_shoe()
     number = rig.open_round()
     (first,) = rig.draw(1)
     rig.kill_daemon()
     (lost,) = rig.draw(1, wait=False)  # a card leaves the shoe while no daemon listens
-    # Nobody acknowledges it: after its retries the shoe's link gives it up (PROTOCOL.md §2),
+    # Nobody acknowledges it: after its retries the 1.1 shoe's link gives it up (PROTOCOL.md §2),
     # so the restarted daemon never hears it; only the shoe's draw counter tells.
     rig.wait_until(lambda: any("send failed: CardRead" in line for line in rig.shoe.state()["log"]), 20.0,
                    "the shoe to give the card up")
@@ -100,7 +104,7 @@ def test_sigkill_while_the_shoe_dealt_unheard_holds_the_card_to_be_keyed_in(star
 
 
 def lose_a_card_while_the_daemon_is_down(rig) -> dict:
-    """Kill the daemon, draw a card nobody hears (the shoe gives it up after its retries,
+    """Kill the daemon, draw a card nobody hears (a 1.1 shoe gives it up after its retries,
     PROTOCOL.md §2), start a new daemon: only the shoe's draw counter tells of it."""
     assert rig.kill_daemon() == -9
     (lost,) = rig.draw(1, wait=False)
@@ -113,7 +117,7 @@ def lose_a_card_while_the_daemon_is_down(rig) -> dict:
 def test_a_ruling_24_hold_survives_a_second_sigkill(start_rig):
     """Held for a card the counter showed left unheard (ruling 24), the daemon is killed again:
     the new daemon holds the same round for the same card; keyed in, the round finishes."""
-    rig = start_rig("fortune6", seed=25)
+    rig = start_rig("fortune6", seed=25, sim_args=SHOE_1_1)
     rig.new_shoe()
     number = rig.open_round()
     (first,) = rig.draw(1)
@@ -146,7 +150,7 @@ def test_a_card_lost_while_the_daemon_was_down_joins_the_restored_hold(start_rig
     meanwhile: the restarted daemon holds the round again, and the card the counter shows
     waits in the hold, judged at its turn as if heard (ruling 24): after the misread card is
     keyed in, it is due and missing, held to be keyed in under §5.2 (ruling 24)."""
-    rig = start_rig("fortune6", seed=26)
+    rig = start_rig("fortune6", seed=26, sim_args=SHOE_1_1)
     rig.new_shoe()
     number = rig.open_round()
     (first,) = rig.draw(1)

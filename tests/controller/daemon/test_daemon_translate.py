@@ -42,7 +42,7 @@ def test_a_card_and_its_record(translator):
 def test_records_are_plain_json_hellos_included():
     record = device_record(ev.DeviceRebooted(device="shoe", at=2.0, hello=HELLO))
     assert json.loads(json.dumps(record)) == {"device": "shoe", "event": "DeviceRebooted", "hello": {
-        "kind": "shoe", "boot_id": 7, "serial": "SIM-SHOE-1", "firmware": [1, 2, 3], "protocol": [1, 1]}}
+        "kind": "shoe", "boot_id": 7, "serial": "SIM-SHOE-1", "firmware": [1, 2, 3], "protocol": [1, 2]}}
 
 
 def test_a_repeat_is_journaled_only_and_a_status_hands_on_its_counter(translator):
