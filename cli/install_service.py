@@ -10,7 +10,9 @@ The site's, installed only when absent: /etc/tablectl/tablectl.toml and
 69-tablectl-devices.rules (which USB device is the shoe, panel, lights), and each device's
 key (/etc/tablectl/keys/DEVICE.key, protocol 1.1), printed to program into the device and
 named in the config installed, so an installed table is authenticated; a site's config that
-gives a device no key (keys.DEVICE = "") keeps it so, with a warning.
+gives a device no key (keys.DEVICE = "") keeps it so, with a warning; and the table's journal
+signing key (journal.signing_key, /etc/tablectl/keys/table.key: Ed25519, 0600, the daemon's
+user's), its public key printed to enrol at the pit.
 --root DIR stages everything under DIR (image builders, tests) and touches nothing running.
 """
 from __future__ import annotations
@@ -127,8 +129,10 @@ class Installer:
         if self.create_user() != 0:
             return 1
         from cli.keys import install_device_keys  # cli.keys imports this module
+        from cli.table_key import install_table_key
 
         self.device_keys = install_device_keys(self)
+        install_table_key(self)
         for placed in FILES:
             self.place(placed)
         self.feed_broker_drop_in()

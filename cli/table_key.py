@@ -9,11 +9,16 @@ An existing key is kept unless --force: a new key means enrolling it again at th
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cli.common import UsageError
 from cli.install_service import CONFIG, GROUP, USER, group_id
 from controller.journal.signing import SigningKeyError, key_id, load_public_key, new_key_pair, public_key_path
+
+if TYPE_CHECKING:
+    from cli.install_service import Installer
 
 TABLE_KEY = "table.key"
 
@@ -74,3 +79,47 @@ def _existing_id(path: Path) -> str:
         return key_id(load_public_key(public_key_path(path)))
     except SigningKeyError as error:
         return f"unknown: {error}"
+
+
+def configured_signing_key(config: Path) -> str | None:
+    """journal.signing_key of an existing config ("" when it signs nothing), None when there is none."""
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(f"{config}: cannot read journal.signing_key to make the table's key: {error}") from None
+    journal = data.get("journal", {})
+    return str(journal.get("signing_key", "")) if isinstance(journal, dict) else ""
+
+
+def install_table_key(installer: Installer) -> None:
+    """install-service's step: the table's signing key where the config names it, made when
+    missing (owned by the daemon's user, 0600), never replaced: the pit has enrolled it."""
+    from cli.keys import KEYS_DIR
+
+    site = configured_signing_key(installer.path(CONFIG))
+    installed = f"{KEYS_DIR}/{TABLE_KEY}" if site is None else site
+    if not installed:
+        installer.say("skip", "the table's signing key", f"{CONFIG} has journal.signing_key = \"\"")
+        return
+    path = installer.path(installed)
+    if path.exists():
+        installer.say("keep", str(path), f"key id {_existing_id(path)}")
+        return
+    installer.say("provision", str(path), f"the table's journal signing key, mode 0600, owner {USER}")
+    if installer.dry_run:
+        return
+    owner = None
+    if os.geteuid() == 0:
+        uid, gid = user_id(installer.root, USER), group_id(installer.root, GROUP)
+        if uid is None or gid is None:
+            raise UsageError(f"user {USER!r} is missing from {installer.path('/etc/passwd')} after systemd-sysusers")
+        owner = (uid, gid)
+    if not path.parent.is_dir():
+        path.parent.mkdir(mode=0o750, parents=True)
+        if owner is not None:
+            os.chown(path.parent, 0, owner[1])
+    public = new_key_pair(path, owner)
+    print(f"  key id {key_id(public)}: enrol {public_key_path(installed)} at the pit "
+          f"(tablectl pit enroll SITE/TABLE FILE)", file=installer.out)
