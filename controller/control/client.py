@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import errno
 import itertools
-import json
 import os
 import socket
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from controller import bounded_json
 from controller.control.protocol import ControlError, encode
+
+# A reply or event line is read only this far before it is parsed: a status is a few KiB;
+# a line past this is not the daemon's (or the daemon is broken), never a reason to grow.
+REPLY_BYTES = 1024 * 1024
 
 
 class ControlClient:
@@ -96,6 +100,8 @@ class ControlClient:
 
     def _read_line(self, timeouts_raise: bool = False) -> dict | None:
         while (end := self._buf.find(b"\n")) < 0:
+            if len(self._buf) > REPLY_BYTES:
+                raise ControlError(f"the daemon sent a line longer than {REPLY_BYTES} bytes on {self.path}")
             try:
                 data = self._sock.recv(65536)
             except TimeoutError:
@@ -110,9 +116,12 @@ class ControlClient:
         line = bytes(self._buf[:end])
         del self._buf[:end + 1]
         try:
-            return json.loads(line)
-        except ValueError as error:
-            raise ControlError(f"the daemon sent a line that is not JSON: {error}") from None
+            message = bounded_json.loads(line, max_bytes=REPLY_BYTES)
+        except bounded_json.BoundedJSONError as error:
+            raise ControlError(f"the daemon sent a line that is not JSON within bounds: {error}") from None
+        if not isinstance(message, dict):
+            raise ControlError(f"the daemon sent a line that is not a JSON object: {line[:80]!r}")
+        return message
 
 
 def _check_refusal(message: dict) -> None:

@@ -1,10 +1,11 @@
-"""ControlClient's errors, against real sockets that misbehave in each way."""
+"""ControlClient's errors, against real sockets that misbehave in each way (a reply too long or\ntoo deep is refused before it is parsed)."""
 import socket
 import threading
 
 import pytest
 
 from controller.control import ControlClient, ControlError, parse_request
+from controller.control.client import REPLY_BYTES
 from controller.control.protocol import BadRequest
 
 
@@ -46,7 +47,10 @@ def test_a_daemon_that_hangs_up_or_talks_nonsense(sock_dir):
                 conn.sendall(reply)
 
         for reply, message in ((b"", f"the daemon closed {path} before answering 'status'"),
-                               (b"<html>\n", "the daemon sent a line that is not JSON")):
+                               (b"<html>\n", "the daemon sent a line that is not JSON"),
+                               (b"[" * 50_000 + b"\n", "the daemon sent a line that is not JSON within bounds: nested deeper"),
+                               (b"[1]\n", "the daemon sent a line that is not a JSON object"),
+                               (b"x" * (REPLY_BYTES + 70_000), f"the daemon sent a line longer than {REPLY_BYTES} bytes")):
             thread = threading.Thread(target=serve, args=(reply,))
             thread.start()
             with ControlClient(path, timeout=30) as client, pytest.raises(ControlError, match=message):
