@@ -1,4 +1,5 @@
-"""ControlClient's errors, against real sockets that misbehave in each way (a reply too long or\ntoo deep is refused before it is parsed)."""
+"""ControlClient's errors, against real sockets that misbehave in each way (a reply too long or
+too deep is refused before it is parsed)."""
 import socket
 import threading
 
