@@ -20,6 +20,7 @@ from games.baccarat.california.fees import Fees, check_limits, collection_fees, 
 from games.baccarat.california.settlement import Settlement, check_bank, settle, settlement_order
 from games.baccarat.california.stakes import Stake, WagerError, check_stakes
 from games.money.amounts import MoneyRules, format_amount
+from games.money.settle import Settled
 from games.round import BetResult
 
 
@@ -37,11 +38,12 @@ class WagerMoney:
     fee: Fraction
 
     def to_json(self) -> dict[str, Any]:
+        """A wager of `money.wagers` (games.money's shape: no commission at Fortune 7) with its
+        bettor, what of it was covered and returned, and its fee."""
         s = self.stake
-        return {"seat": s.seat, "bettor": s.bettor, "bet": s.space, "stake": format_amount(s.amount),
-                "net": format_amount(self.net), "back": format_amount(self.back), "commission": "0",
-                "covered": format_amount(self.covered), "returned": format_amount(self.returned),
-                "fee": format_amount(self.fee)}
+        shape = Settled(s.seat, s.space, s.amount, self.net, self.back).to_json()
+        return {"seat": s.seat, "bettor": s.bettor, **shape, "covered": format_amount(self.covered),
+                "returned": format_amount(self.returned), "fee": format_amount(self.fee)}
 
 
 @dataclass(frozen=True)
