@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.baccarat.california.fees import Fees, check_limits, collection_fees, schedule
-from games.baccarat.california.settlement import Settlement, check_bank, settle, settlement_order
+from games.baccarat.california.settlement import Settlement, check_bank, settlement_order, walk_bank
 from games.baccarat.california.stakes import Stake, WagerError, check_stakes
 from games.money.amounts import MoneyRules, format_amount
 from games.money.settle import Settled
@@ -104,8 +104,9 @@ class PlayerDealerTable:
 
     def settle(self, stakes: Sequence[Stake], bets: Mapping[str, BetResult]) -> PlayerDealerMoney:
         """The fees kept and the wagers settled by the bank (rulings 25, 26)."""
-        fees = self.take_fees(stakes)
-        settlement = settle(self.stake, self.seat, stakes, bets, self.rules)
+        placed = self.check(stakes)
+        fees = collection_fees(self.option, placed)
+        settlement = walk_bank(self.stake, self.seat, placed, bets, self.rules)
         wagers = tuple(WagerMoney(e.stake, e.net, e.back, e.covered, e.returned, fees.of(e.stake))
                        for e in settlement.entries)
         return PlayerDealerMoney(self.seat, self.stake, wagers, settlement.bank_net, fees, False, settlement)

@@ -108,10 +108,16 @@ def settle(bank: Fraction | int, player_dealer: int, stakes: Iterable[Stake],
     rounding (default: whole units, rounded down)."""
     rules = rules or MoneyRules()
     bank_stake = check_bank(bank, player_dealer, rules)
+    return walk_bank(bank_stake, player_dealer, check_stakes(stakes, player_dealer, rules), bets, rules)
+
+
+def walk_bank(bank_stake: Fraction, player_dealer: int, placed: Iterable[Stake], bets: Mapping[str, BetResult],
+              rules: MoneyRules) -> Settlement:
+    """`settle` for a bank and stakes already checked (check_bank, check_stakes)."""
     ceiling, balance = 2 * bank_stake, bank_stake
     entries: list[Settled] = []
     exhausted_at: int | None = None
-    for stake in settlement_order(check_stakes(stakes, player_dealer, rules), player_dealer):
+    for stake in settlement_order(placed, player_dealer):
         bet = bets[stake.space]
         owed = -stake.amount if bet.result is Result.LOSE else (
             rules.pay(bet.net(stake.amount)) if bet.result is Result.WIN else Fraction(0))
