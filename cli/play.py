@@ -44,9 +44,9 @@ def _parser() -> Parser:
     parser.add_argument("--decks", type=int, help="deck count in the shoe (default: the game's own)")
     parser.add_argument("--spots", help="live spots, comma-separated seat numbers (default 1)")
     parser.add_argument("--decide", nargs="*", default=[], metavar="SPOT=D[,D]", help="decisions per spot")
-    parser.add_argument("--wager", action="append", default=[], metavar="SEAT:BET=AMOUNT",
+    parser.add_argument("--wager", action="append", default=[], metavar="SEAT[/NAME]:BET=AMOUNT",
                         help="a wager to settle: SEAT the seat (spot games: the spot), BET a key of `bets`, "
-                             "AMOUNT a decimal; repeat for more")
+                             "AMOUNT a decimal; SEAT/NAME a back-line bettor (with --player-dealer); repeat for more")
     parser.add_argument("--player-dealer", metavar="SEAT=STAKE",
                         help="a seated player banks the wagers with STAKE (Fortune 7; needs --schedule)")
     parser.add_argument("--schedule", metavar="N", help="the collection fee schedule option, 1-26 (with --player-dealer)")
