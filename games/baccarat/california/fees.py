@@ -158,6 +158,11 @@ class Fees:
         own = [FeeLine(player_dealer, PLAYER_DEALER, None, self.player_dealer)] if self.player_dealer else []
         return (*bettors, *own)
 
+    def to_json(self, player_dealer: int) -> dict[str, Any]:
+        """The fees of one hand as a journal record or the dealer's display would carry them."""
+        return {"option": self.option, "table_action": format_amount(self.table_action),
+                "lines": [line.to_json() for line in self.lines(player_dealer)], "total": format_amount(self.total)}
+
 
 def schedule(option: int) -> SpotSchedule | ActionSchedule:
     if option not in SCHEDULES:

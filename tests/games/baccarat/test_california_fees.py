@@ -140,6 +140,9 @@ def test_fee_lines_are_journaled_per_bettor_and_space_then_the_player_dealer():
                      {"seat": 6, "bettor": "player_dealer", "space": None, "fee": "2"}]
     # options 21-26: the player-dealer's line alone
     assert [line.bettor for line in collection_fees(24, stakes).lines(6)] == ["player_dealer"]
+    assert collection_fees(24, stakes).to_json(player_dealer=6) == {
+        "option": 24, "table_action": "35", "total": "2",
+        "lines": [{"seat": 6, "bettor": "player_dealer", "space": None, "fee": "2"}]}
 
 
 @pytest.mark.parametrize("option,action,fee", [
