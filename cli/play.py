@@ -25,6 +25,7 @@ from cli.common import (
     print_json,
     run_command,
 )
+from games.baccarat.california.fees import SCHEDULES
 from games.baccarat.california.round_money import PlayerDealerMoney, PlayerDealerTable
 from games.baccarat.california.stakes import SEATED, WagerError
 from games.baccarat.california.stakes import Stake as BackedStake
@@ -141,13 +142,12 @@ def player_dealer_table(game: Game, banker: str | None, option: str | None, rule
         stake = parse_amount(stake_text)
     except BadAmount as bad:
         raise UsageError(f"--player-dealer {banker!r}: stake: {bad}") from None
-    if not option.isdigit() or len(option) > 2:
-        raise UsageError(f"--schedule {option!r}: options are 1-26")
+    if not (option.isascii() and option.isdigit() and len(option) <= 2) or int(option) not in SCHEDULES:
+        raise UsageError(f"--schedule {option[:MAX_WAGER_CHARS]!r}: collection schedule options are 1-26")
     try:
         return PlayerDealerTable(seat, stake, int(option), rules)
     except ValueError as bad:
-        flag = "--schedule" if "option" in str(bad) else "--player-dealer"
-        raise UsageError(f"{flag} {option if flag == '--schedule' else banker!r}: {bad}") from None
+        raise UsageError(f"--player-dealer {banker!r}: {bad}") from None
 
 
 def money_rules(minor_unit: str, rounding: str) -> MoneyRules:
