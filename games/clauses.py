@@ -63,6 +63,10 @@ RULINGS: dict[str, Clause] = {
     "ruling 24": _c("a card missed while the shoe was unheard (link lost, reboot) is a card missed while heard",
                     "holds the round under §5.2 of the game for the supervisor to key the card in, else voids; "
                     "cites \"<the game's clause> (ruling 24)\""),
+    "ruling 25": _c("Fortune 7 fees: 1-20 per bettor per space and the player-dealer's per hand; 21-26 by table "
+                    "action; returned on a void", "takes them before the deal, one line per bettor and space"),
+    "ruling 26": _c("the player-dealer's bank: rules' order, losers up to 2S, last winner paid partly, all after "
+                    "exhaustion returned", "settles so; tablectl play --player-dealer shows it"),
     # ------------------------------------------------------------ tablectl's own (docs/local-rulings.md)
     "local ruling L1": _c("Fortune 7's rules name no irregularities: Fortune Six's §5 applies clause for clause",
                           "cites fortune6 §5.N through L1"),

@@ -3,9 +3,9 @@
 Fees are the house's, separate from the game and its house edges (ruling 9). One schedule
 is configured per table.
 
-Options 1-20: a fee per hand from the player-dealer, and from each player a fee "for each
-betting circle that he or she places a game wager on" (per betting spot). Reading: each of
-the five betting spaces a bettor (seated or back-line) wagers on is one circle, one fee.
+Options 1-20 (RULINGS.md 25): the player-dealer pays its fee once per hand, and each bettor
+(seated or back-line) pays the player fee once for each betting space holding a wager of
+theirs ("for each betting circle that he or she places a game wager on").
 
 Options 21-26: no player fee; the player-dealer's fee per hand depends on the total table
 action (every wager placed before the cards are dealt). The printed brackets skip $5
@@ -13,7 +13,12 @@ action (every wager placed before the cards are dealt). The printed brackets ski
 bracket as running from its printed bottom up to the next bracket's bottom, so $101-$104 is
 in the $1-$100 bracket. Action below the first printed bottom (option 26 starts at $300 but
 allows $50 wagers) pays the first bracket's fee. Option 22's last row is printed "$1,505"
-without "+": it is read as "$1,505+". A hand with no wagers is not dealt and pays nothing.
+without "+": it is read as "$1,505+" (ruling 25). A hand with no wagers is not dealt and pays
+nothing.
+
+Fees are taken before the deal, are the house's alone, and are returned with the wagers when
+the round is voided (ruling 25): `Fees.lines()` are what is taken (and, on a void, given back),
+one line per bettor and space, and one for the player-dealer.
 """
 from __future__ import annotations
 
@@ -21,8 +26,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from games.baccarat.california.stakes import Stake, WagerError
+from games.money.amounts import format_amount
+
+RULING = "RULINGS.md 25"
 
 
 def _usd(text: str) -> Fraction:
@@ -105,15 +114,54 @@ SCHEDULES: Mapping[int, SpotSchedule | ActionSchedule] = {
 
 
 @dataclass(frozen=True)
+class FeeLine:
+    """One fee taken before the deal: from a bettor for one betting space, or (space None)
+    from the player-dealer for the hand."""
+
+    seat: int
+    bettor: str  # "seat", a back-line bettor's name, or "player_dealer"
+    space: str | None
+    fee: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "bettor": self.bettor, "space": self.space, "fee": format_amount(self.fee)}
+
+
+PLAYER_DEALER = "player_dealer"
+
+
+@dataclass(frozen=True)
 class Fees:
     option: int
-    players: Mapping[tuple[int, str], Fraction]  # (seat, bettor) -> fee
+    players: Mapping[tuple[int, str, str], Fraction]  # (seat, bettor, space) -> fee, in placement order
     player_dealer: Fraction
     table_action: Fraction
 
     @property
     def total(self) -> Fraction:
         return self.player_dealer + sum(self.players.values(), Fraction(0))
+
+    def of(self, stake: Stake) -> Fraction:
+        """The fee paid for the space `stake` stands on (0 under options 21-26)."""
+        return self.players.get((stake.seat, stake.bettor, stake.space), Fraction(0))
+
+    def by_bettor(self) -> dict[tuple[int, str], Fraction]:
+        """Each bettor's fees for the hand, (seat, bettor) -> total."""
+        totals: dict[tuple[int, str], Fraction] = defaultdict(Fraction)
+        for (seat, bettor, _), fee in self.players.items():
+            totals[seat, bettor] += fee
+        return dict(totals)
+
+    def lines(self, player_dealer: int) -> tuple[FeeLine, ...]:
+        """The fees as journaled: one line per bettor and space that pays, then the player-dealer's."""
+        bettors = [FeeLine(seat, bettor, space, fee) for (seat, bettor, space), fee in self.players.items() if fee]
+        own = [FeeLine(player_dealer, PLAYER_DEALER, None, self.player_dealer)] if self.player_dealer else []
+        return (*bettors, *own)
+
+    def to_json(self, player_dealer: int) -> dict[str, Any]:
+        """The fees of one hand as a journal record or the dealer's display would carry them."""
+        return {"option": self.option, "table_action": format_amount(self.table_action),
+                "lines": [line.to_json() for line in self.lines(player_dealer)], "total": format_amount(self.total)}
 
 
 def schedule(option: int) -> SpotSchedule | ActionSchedule:
@@ -142,9 +190,8 @@ def collection_fees(option: int, stakes: Iterable[Stake]) -> Fees:
     action = sum((s.amount for s in stakes), Fraction(0))
     if not stakes:
         return Fees(option, {}, Fraction(0), action)
-    players: dict[tuple[int, str], Fraction] = defaultdict(Fraction)
-    for stake in stakes:
-        players[stake.seat, stake.bettor] += table.player_fee
-    if isinstance(table, ActionSchedule):
-        return Fees(option, {k: v for k, v in players.items() if v}, table.bracket(action).player_dealer_fee, action)
-    return Fees(option, dict(players), table.player_dealer_fee, action)
+    if isinstance(table, ActionSchedule):  # no player fee; the player-dealer's by table action
+        return Fees(option, {}, table.bracket(action).player_dealer_fee, action)
+    # once per bettor per betting space holding a wager of theirs (a space counted once)
+    players = {(s.seat, s.bettor, s.space): table.player_fee for s in stakes}
+    return Fees(option, players, table.player_dealer_fee, action)

@@ -114,18 +114,57 @@ def test_fees_per_betting_space_for_options_1_to_20():
     stakes = [Stake(1, "player", 20), Stake(1, "tie", 5), Stake(1, "one_up", 5),
               Stake(1, "banker", 10, bettor="backline"), Stake(4, "banker", 50)]
     fees = collection_fees(3, stakes)
-    assert fees.players == {(1, "seat"): 3, (1, "backline"): 1, (4, "seat"): 1}
+    # ruling 25: once per bettor per betting space holding a wager of theirs
+    assert fees.players == {(1, "seat", "player"): 1, (1, "seat", "tie"): 1, (1, "seat", "one_up"): 1,
+                            (1, "backline", "banker"): 1, (4, "seat", "banker"): 1}
+    assert fees.by_bettor() == {(1, "seat"): 3, (1, "backline"): 1, (4, "seat"): 1}
     assert fees.player_dealer == 2 and fees.total == 7 and fees.table_action == 90
+    assert fees.of(stakes[3]) == 1
+
+
+def test_the_player_dealer_pays_once_per_hand_whatever_the_action():
+    many = [Stake(seat, space, 10) for seat in (1, 2, 3, 5, 6) for space in ("player", "tie")]
+    fees = collection_fees(1, many)  # option 1: $0.50 per space, $1.00 per hand
+    assert fees.player_dealer == 1 and fees.total == 1 + 10 * Fraction(1, 2)
+
+
+def test_fee_lines_are_journaled_per_bettor_and_space_then_the_player_dealer():
+    stakes = [Stake(2, "player", 20), Stake(2, "player", 10, bettor="ann"), Stake(2, "one_up", 5, bettor="ann")]
+    lines = [line.to_json() for line in collection_fees(20, [Stake(2, "player", 1000)]).lines(player_dealer=6)]
+    assert lines == [{"seat": 2, "bettor": "seat", "space": "player", "fee": "10"},
+                     {"seat": 6, "bettor": "player_dealer", "space": None, "fee": "15"}]
+    lines = [line.to_json() for line in collection_fees(2, stakes).lines(player_dealer=6)]
+    assert lines == [{"seat": 2, "bettor": "seat", "space": "player", "fee": "0.5"},
+                     {"seat": 2, "bettor": "ann", "space": "player", "fee": "0.5"},
+                     {"seat": 2, "bettor": "ann", "space": "one_up", "fee": "0.5"},
+                     {"seat": 6, "bettor": "player_dealer", "space": None, "fee": "2"}]
+    # options 21-26: the player-dealer's line alone
+    assert [line.bettor for line in collection_fees(24, stakes).lines(6)] == ["player_dealer"]
+    assert collection_fees(24, stakes).to_json(player_dealer=6) == {
+        "option": 24, "table_action": "35", "total": "2",
+        "lines": [{"seat": 6, "bettor": "player_dealer", "space": None, "fee": "2"}]}
 
 
 @pytest.mark.parametrize("option,action,fee", [
     (21, 1, 1), (21, 100, 1), (21, 104, 1), (21, 105, 2), (21, 300, 2), (21, 1500, 7), (21, 1505, 11),
     (21, 100000, 11), (22, 1505, 11), (24, 3000, 12), (24, 3005, 30), (25, 5005, 50),
     (26, 50, 4), (26, 1200, 4), (26, 1205, 15), (26, 15000, 45), (26, 15005, 65),
+    # below the first printed bottom: the first bracket (ruling 25)
+    (23, 5, 2), (24, 10, 2), (25, 25, 4), (26, 299, 4),
+    # option 22's last row, printed "$1,505", reads "$1,505+" (ruling 25)
+    (22, 1504, 7), (22, 3000, 11), (22, 250000, 11),
 ])
 def test_table_action_brackets(option, action, fee):
     fees = collection_fees(option, [Stake(2, "player", action)])
+    assert fees.lines(player_dealer=1)[0].fee == fee
     assert fees.player_dealer == fee and fees.players == {}
+
+
+def test_table_action_is_every_wager_of_every_bettor():
+    stakes = [Stake(1, "player", 100), Stake(1, "player", 100, bettor="ann"), Stake(3, "tie", 50),
+              Stake(5, "banker", 60), Stake(5, "fortune7", 10)]
+    fees = collection_fees(24, stakes)  # $320 of action: the $305 - $800 bracket
+    assert fees.table_action == 320 and fees.player_dealer == 6 and fees.players == {}
 
 
 def test_no_wagers_no_hand_no_fee():
