@@ -43,7 +43,10 @@ class Database(Protocol):
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows: ...
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+    def insert_rows(self, table: str, width: int, rows: Iterable[Sequence[Any]]) -> None:
+        """New rows (all of `table`'s `width` columns) in bulk; a row already there is an error,
+        as with INSERT."""
+        ...
 
     def create(self, schema: str) -> None: ...
 
@@ -62,8 +65,8 @@ class SqliteDatabase:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         return self.conn.execute(sql, params)
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self.conn.executemany(sql, rows)
+    def insert_rows(self, table: str, width: int, rows: Iterable[Sequence[Any]]) -> None:
+        self.conn.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * width)})", rows)
 
     def create(self, schema: str) -> None:
         self.conn.executescript(schema)

@@ -7,9 +7,9 @@ enrolled.py as written for SQLite, with the few words that differ turned into Po
     ) WITHOUT ROWID          ->  )         (a primary key is an index in PostgreSQL anyway)
 
 The connection is in autocommit mode: the store's own BEGIN/COMMIT make its transactions, as
-with SQLite. A batch's records go in one pipelined executemany (psycopg sends every row
-without waiting for each answer). The schema is made under an advisory lock, so a pit and a
-`tablectl pit enroll` starting together do not both create it.
+with SQLite. A batch's new records go in by COPY, one stream (an INSERT a row, even
+pipelined, took twice as long: bench/bench_pit_store.py). The schema is made under an
+advisory lock, so a pit and a `tablectl pit enroll` starting together do not both create it.
 """
 from __future__ import annotations
 
@@ -50,9 +50,11 @@ class PostgresDatabase:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         return self.conn.execute(placeholders(sql), params)
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        with self.conn.cursor() as cursor:
-            cursor.executemany(placeholders(sql), rows)
+    def insert_rows(self, table: str, width: int, rows: Iterable[Sequence[Any]]) -> None:
+        """COPY: one stream for the batch, several times faster than an INSERT a row."""
+        with self.conn.cursor() as cursor, cursor.copy(f"COPY {table} FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
 
     def create(self, schema: str) -> None:
         with self.conn.transaction():

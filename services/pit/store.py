@@ -110,7 +110,7 @@ class PitStore:
             table: (through, digest) for table, through, digest in self.conn.execute("SELECT table_id, through, hash FROM verified")}
         self._waiting_heads: dict[str, Record] = {}  # a good signed head whose records are not all here yet
         self._in_batch = False
-        self._rows: dict[tuple[str, int], list] = {}  # this batch's new rows, written at commit (executemany:
+        self._rows: dict[tuple[str, int], list] = {}  # this batch's new rows, written at commit (in bulk:
         # one statement a batch, so the network thread does not take the GIL from us at every row)
         self.duplicates = 0
         self._load_chains()
@@ -411,7 +411,7 @@ class PitStore:
             now = utc_now()
             for row in self._rows.values():
                 row[9] = now
-            self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._rows.values())
+            self.conn.insert_rows("records", 11, self._rows.values())
             self._rows.clear()
             self.conn.execute("COMMIT")
             self._in_batch = False
