@@ -94,7 +94,23 @@ def table_config(directory: Path, journal: Path, url: str, table: str, pki) -> P
     return path
 
 
-def run_feeds(work: Path, journals: list[Path], tls: bool, db: Path | str) -> float:
+def server_cpu_s(server: PostgresServer | None) -> float:
+    """The PostgreSQL server's CPU seconds so far: its postmaster and every process it started."""
+    if server is None or server.process is None:
+        return 0.0
+    root = server.process.pid
+    total = cpu_s(root)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == root:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def run_feeds(work: Path, journals: list[Path], tls: bool, db: Path | str, server: PostgresServer | None = None) -> float:
     """The journals fed into one pit with its database at `db`: its sustained records/s."""
     total = sum(1 for _ in journals) and None
     with Mosquitto(work / "broker", tls=tls) as broker:
@@ -109,6 +125,7 @@ def run_feeds(work: Path, journals: list[Path], tls: bool, db: Path | str) -> fl
             with sqlite3.connect(journal) as conn:
                 expected += conn.execute("SELECT count(*) FROM records").fetchone()[0]
         started = time.monotonic()
+        server_before = server_cpu_s(server)
         feeds = [FeedProcess(work, config, name=f"feed-{n}") for n, config in enumerate(configs, 1)]
         first: tuple[float, int] | None = None  # when the first records were seen at the pit, and how many
         while (count := pit_count(db)) < expected:
@@ -123,6 +140,8 @@ def run_feeds(work: Path, journals: list[Path], tls: bool, db: Path | str) -> fl
         feed_rss = max(peak_rss_mib(f.child.pid) for f in feeds)
         cpu = {"feeds": sum(cpu_s(f.child.pid) for f in feeds), "pit": cpu_s(pit.child.pid),
                "broker": cpu_s(broker.child.pid)}
+        if server is not None:
+            cpu["postgresql"] = server_cpu_s(server) - server_before
         for feed in feeds:
             feed.child.stop()
         pit.child.stop()
@@ -146,7 +165,7 @@ def compare(work: Path, journals: list[Path], tls: bool, runs: int) -> None:
                 run_dir = work / f"{store}-{run}"
                 copies = [copy_journal(j, run_dir / j.parent.name / "journal.sqlite") for j in journals]
                 db = run_dir / "pit.sqlite" if store == "sqlite" else server.database(f"pit_{run}")
-                figures[store].append(run_feeds(run_dir, copies, tls, db))
+                figures[store].append(run_feeds(run_dir, copies, tls, db, None if store == "sqlite" else server))
     sqlite_rate, pg_rate = (statistics.median(figures[s]) for s in ("sqlite", "postgresql"))
     print(f"median sustained records/s: SQLite {sqlite_rate:,.0f}, PostgreSQL {pg_rate:,.0f}; "
           f"PostgreSQL / SQLite = {pg_rate / sqlite_rate:.2f} (runs: " +
@@ -210,7 +229,7 @@ def main() -> None:
             compare(work, journals, args.tls, args.runs)
         elif args.db == "postgresql":
             with PostgresServer(durable=True) as server:
-                run_feeds(work, journals, args.tls, server.database())
+                run_feeds(work, journals, args.tls, server.database(), server)
         else:
             run_feeds(work, journals, args.tls, work / "pit.sqlite")
 

@@ -39,7 +39,7 @@ def chain(directory: Path, count: int) -> list[Record]:
         return list(journal.records())
 
 
-def one_run(target: str, tables: list[str], records: list[Record]) -> float:
+def one_run(target: str, tables: list[str], records: list[Record], sizes: dict[str, float]) -> float:
     store = PitStore(target)
     started = time.perf_counter()
     batch = 0
@@ -53,6 +53,12 @@ def one_run(target: str, tables: list[str], records: list[Record]) -> float:
     store.commit()
     elapsed = time.perf_counter() - started
     stored = store.conn.execute("SELECT count(*) FROM records").fetchone()[0]
+    if store.conn.dialect == "postgresql":
+        on_disk = store.conn.execute("SELECT pg_total_relation_size('records')").fetchone()[0]
+    else:
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        on_disk = Path(target).stat().st_size
+    sizes[store.conn.dialect] = on_disk / stored
     store.close()
     assert stored == len(tables) * len(records), stored
     return stored / elapsed
@@ -66,17 +72,20 @@ def main() -> None:
     args = parser.parse_args()
     tables = [f"s1/t{n:02d}" for n in range(1, args.tables + 1)]
     figures: dict[str, list[float]] = {"sqlite": [], "postgresql": []}
+    sizes: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bench-pit-store-") as tmp, PostgresServer(durable=True) as server:
         work = Path(tmp)
         records = chain(work, args.records)
         for run in range(args.runs):
-            figures["sqlite"].append(one_run(str(work / f"pit-{run}.sqlite"), tables, records))
-            figures["postgresql"].append(one_run(server.database(f"pit_{run}"), tables, records))
+            figures["sqlite"].append(one_run(str(work / f"pit-{run}.sqlite"), tables, records, sizes))
+            figures["postgresql"].append(one_run(server.database(f"pit_{run}"), tables, records, sizes))
     rates = {store: statistics.median(values) for store, values in figures.items()}
     print(f"{args.tables} tables x {args.records} records, batches of {BATCH_RECORDS}: median records/s "
           f"SQLite {rates['sqlite']:,.0f}, PostgreSQL {rates['postgresql']:,.0f}; PostgreSQL / SQLite = "
           f"{rates['postgresql'] / rates['sqlite']:.2f} (runs: " +
           "; ".join(f"{s} " + ", ".join(f"{r:,.0f}" for r in values) for s, values in figures.items()) + ")")
+    print(f"on disk a record (records table with its indexes): SQLite {sizes['sqlite']:.0f} bytes (the whole file), "
+          f"PostgreSQL {sizes['postgresql']:.0f} bytes")
 
 
 if __name__ == "__main__":
