@@ -48,13 +48,24 @@ class PostgresDatabase:
             raise DatabaseError(f"--db {self.name}: cannot connect to PostgreSQL: {str(error).strip()}") from error
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
-        return self.conn.execute(placeholders(sql), params)
+        try:
+            return self.conn.execute(placeholders(sql), params)
+        except psycopg.OperationalError as error:
+            raise self._lost(error) from error
 
     def insert_rows(self, table: str, width: int, rows: Iterable[Sequence[Any]]) -> None:
         """COPY: one stream for the batch, several times faster than an INSERT a row."""
-        with self.conn.cursor() as cursor, cursor.copy(f"COPY {table} FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+        try:
+            with self.conn.cursor() as cursor, cursor.copy(f"COPY {table} FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        except psycopg.OperationalError as error:
+            raise self._lost(error) from error
+
+    def _lost(self, error: psycopg.OperationalError) -> DatabaseError:
+        """The server went away (or refused us mid-way): what was not committed was not
+        acknowledged either, and comes again from the broker when the pit is back."""
+        return DatabaseError(f"--db {self.name}: PostgreSQL: {str(error).strip() or type(error).__name__}")
 
     def create(self, schema: str) -> None:
         with self.conn.transaction():

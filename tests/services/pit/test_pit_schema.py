@@ -3,9 +3,20 @@ the same primary keys on SQLite and on PostgreSQL (a real server), so a back off
 means the same on either."""
 from __future__ import annotations
 
+import pytest
+
+from controller.journal import Journal
 from services.pit import PitStore
+from services.pit.database import DatabaseError
+from simulation.postgres import PostgresServer
 
 TABLES = ("records", "alarms", "tables", "enrolled", "verified", "apart")
+
+
+@pytest.fixture
+def records_of_a_journal(tmp_path):
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        return [journal.append("note", {"n": n}) for n in range(3)]
 
 
 def sqlite_shape(store: PitStore) -> dict[str, tuple[list[str], list[str]]]:
@@ -51,3 +62,18 @@ def test_alarm_ids_count_up_on_both(tmp_path, postgres_server):
         assert (first.id, second.id) == (1, 2), target
         assert [a.id for a in store.alarms()] == [1, 2]
         store.close()
+
+
+def test_a_server_that_goes_away_is_named_not_a_traceback(postgres_server, records_of_a_journal):
+    """Its own server (the session's stays up): stopped under a store with a batch open."""
+    server = PostgresServer().start()
+    try:
+        store = PitStore(server.database())
+        store.add("s/a", records_of_a_journal[0])
+        store.commit()
+        store.add("s/a", records_of_a_journal[1])
+        server.stop()
+        with pytest.raises(DatabaseError, match=r"--db postgresql://tablectl@/pit_1\?host=.*: PostgreSQL: "):
+            store.commit()
+    finally:
+        server.stop()
