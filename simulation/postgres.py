@@ -49,7 +49,8 @@ class PostgresServer:
         if found is None:
             raise PostgresError(needs_postgresql_reason)
         self.bin = found
-        self.directory = Path(tempfile.mkdtemp(prefix="tablectl-pg-"))  # short: a socket path has ~100 bytes
+        # short (a socket's path has ~100 bytes); as root in /tmp, which `nobody` can enter whatever TMPDIR is
+        self.directory = Path(tempfile.mkdtemp(prefix="tablectl-pg-", dir="/tmp" if os.geteuid() == 0 else None))
         self.data = self.directory / "data"
         self.log = self.directory / "postgres.log"
         self.process: subprocess.Popen[bytes] | None = None
