@@ -32,6 +32,7 @@ from controller.journal.signing import SigningKeyError
 from controller.logs import configure_logging
 from services.broker import BrokerError, BrokerSettings, client_id
 from services.pit import Pit, PitStore
+from services.pit.database import DatabaseError, is_url
 from services.pit.pit import log
 from services.pit.view import change_text, render
 from services.thread_deaths import ThreadDeaths
@@ -55,12 +56,13 @@ def _live_parser() -> Parser:
                         "(default: tablectl-pit-HOSTNAME)")
     _db_option(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object a line per change, not the live view")
-    parser.add_argument("--log", metavar="FILE", help="the live view's log (default: the database's path + .log)")
+    parser.add_argument("--log", metavar="FILE", help="the live view's log (default: the database's path + .log; pit.log for a server)")
     return parser
 
 
 def _db_option(parser: Parser) -> None:
-    parser.add_argument("--db", default="pit.sqlite", metavar="PATH", help="the pit's database (default: %(default)s)")
+    parser.add_argument("--db", default="pit.sqlite", metavar="PATH|URL",
+                        help="the pit's database: a SQLite file, or postgresql://USER@HOST/DBNAME (default: %(default)s)")
 
 
 def _enroll(argv: list[str]) -> int:
@@ -96,7 +98,7 @@ def _answer_parser(action: str) -> Parser:
 
 
 def _store(path: str) -> PitStore:
-    if not os.path.isfile(path):
+    if not is_url(path) and not os.path.isfile(path):
         raise UsageError(f"--db {path}: no pit database there (tablectl pit --db {path} makes one)")
     return PitStore(path)
 
@@ -159,7 +161,7 @@ def _live(argv: list[str]) -> int:
                               cert=args.cert, key=args.key, username=args.username, password_file=args.password_file,
                               insecure=args.insecure)
     live = not args.json and sys.stdout.isatty()
-    log_stream = open(args.log or f"{args.db}.log", "a", encoding="utf-8") if live else sys.stderr
+    log_stream = open(args.log or _default_log(args.db), "a", encoding="utf-8") if live else sys.stderr
     configure_logging("json", "info", stream=log_stream)
     emit: Callable[[dict], None] | None = None  # live: the screen is redrawn instead
     if not live:
@@ -170,12 +172,18 @@ def _live(argv: list[str]) -> int:
             sys.stdout.flush()
         emit = emit_line
     pit = Pit(settings, args.prefix, args.db, emit=emit)
+    args.db = pit.store.path  # shown without a password
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     deaths = ThreadDeaths(stop, log).install()  # a dead thread ends the pit with an error: systemd restarts it
     pit.run(stop, on_idle=_redrawing(pit, args) if live else None)
     return deaths.exit_status()
+
+
+def _default_log(db: str) -> str:
+    """Beside a SQLite file; for a server, pit.log in the working directory."""
+    return "pit.log" if is_url(db) else f"{db}.log"
 
 
 def _print_change(line: dict) -> None:
@@ -211,4 +219,4 @@ def _main(argv: list[str]) -> int:
 
 
 def main(argv) -> int:
-    return run_command("pit", _main, argv, (BrokerError, OSError, SigningKeyError))
+    return run_command("pit", _main, argv, (BrokerError, OSError, SigningKeyError, DatabaseError))

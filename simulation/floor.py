@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.journal import Record
+from services.pit.database import connect, is_url
 from simulation.rig.processes import Child, RigError, child_env, python_module
 
 WAIT = 60.0
@@ -72,7 +73,7 @@ class FeedProcess:
 
 
 class PitProcess:
-    def __init__(self, directory: Path, broker_url: str, db: Path, *, pki=None, client: str = "pit", name: str = "pit",
+    def __init__(self, directory: Path, broker_url: str, db: Path | str, *, pki=None, client: str = "pit", name: str = "pit",
                  extra: tuple[str, ...] = ()) -> None:
         argv = ["pit", "--json", "--broker", broker_url, "--db", str(db), "--client-id", f"tablectl-pit-{client}", *extra]
         if pki is None:
@@ -115,19 +116,36 @@ def journal_export(journal: Path) -> list[dict]:
         conn.close()
 
 
-def pit_export(db: Path, table: str) -> list[dict]:
+def pit_export(db: Path | str, table: str) -> list[dict]:
     """A table's records in the pit's database, as `tablectl pit export` writes them."""
-    if not Path(db).exists():
-        return []
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = pit_query(db, "SELECT seq, at, mono_ns, kind, round, payload, prev_hash, hash FROM records "
+                         "WHERE table_id = ? ORDER BY seq", table)
+    return [Record(*row).to_json() for row in rows]
+
+
+def pit_query(db: Path | str, sql: str, *args: object) -> list[tuple]:
+    """Rows from the pit's database (a SQLite file, read-only, or a postgresql:// URL); none
+    while the pit has not made it yet."""
+    target = str(db)
+    if not is_url(target):
+        if not Path(target).exists():
+            return []
+        conn = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+        try:
+            return [tuple(row) for row in conn.execute(sql, args).fetchall()]
+        except sqlite3.OperationalError:
+            return []
+        finally:
+            conn.close()
+    import psycopg  # only for a server
+
+    database = connect(target)
     try:
-        rows = conn.execute("SELECT seq, at, mono_ns, kind, round, payload, prev_hash, hash FROM records "
-                            "WHERE table_id = ? ORDER BY seq", (table,)).fetchall()
-    except sqlite3.OperationalError:
+        return [tuple(row) for row in database.execute(sql, args).fetchall()]
+    except psycopg.errors.UndefinedTable:
         return []
     finally:
-        conn.close()
-    return [Record(*row).to_json() for row in rows]
+        database.close()
 
 
 def copy_journal(source: Path, target: Path) -> Path:

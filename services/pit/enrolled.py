@@ -13,12 +13,12 @@ verified one never displaces it: it is kept apart, and the alarm names a forgery
 """
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives import serialization
 
 from controller.journal.signing import TableVerifier, load_public_key
+from services.pit.database import Database
 
 ENROLLED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS enrolled (
@@ -46,7 +46,7 @@ def signed_identity(table: str) -> str:
     return table.split("/", 1)[1] if "/" in table else table
 
 
-def enrol(conn: sqlite3.Connection, table: str, key_file: str, now: str) -> Enrolment:
+def enrol(conn: Database, table: str, key_file: str, now: str) -> Enrolment:
     """Enrol (or re-enrol) `table` with the public key in `key_file` (SigningKeyError if it is none)."""
     public = load_public_key(key_file)
     pem = public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode("ascii")
@@ -56,7 +56,7 @@ def enrol(conn: sqlite3.Connection, table: str, key_file: str, now: str) -> Enro
     return Enrolment(table, verifier.key_id, now, verifier)
 
 
-def enrolments(conn: sqlite3.Connection) -> dict[str, Enrolment]:
+def enrolments(conn: Database) -> dict[str, Enrolment]:
     out = {}
     for table, pem, key_id, at in conn.execute("SELECT table_id, public_key, key_id, enrolled_at FROM enrolled"):
         public = serialization.load_pem_public_key(pem.encode("ascii"))

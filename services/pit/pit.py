@@ -1,7 +1,7 @@
 """`Pit`: every table's records from the floor's broker into the pit's database, checked,
 and the floor's view kept up to date.
 
-    broker ──paho (QoS 1, persistent session)──▶ inbox ──▶ PitStore (SQLite) ──▶ views ──▶ terminal / JSON lines
+    broker ──paho (QoS 1, persistent session)──▶ inbox ──▶ PitStore (SQLite or PostgreSQL) ──▶ views ──▶ terminal / JSON lines
                      ◀── PUBACK after the commit ─┘          │ gap
                      ──▶ PREFIX/SITE/TABLE/replay ◀──────────┘ (the feed sends those records again)
 

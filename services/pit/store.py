@@ -1,4 +1,5 @@
-"""The pit's own SQLite database of every table's records, and the chain check per table.
+"""The pit's own database of every table's records (SQLite, or PostgreSQL: database.py), and
+the chain check per table.
 
 Records are stored once per (table, seq), whatever QoS 1 delivers twice; each is checked as
 it arrives, with the journal's own rules (controller.journal.verify): its hash recomputed
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,6 +37,7 @@ from typing import Any
 from controller.journal import GENESIS, DamagedRecord, Record
 from controller.journal.signing import SignedHead
 from controller.journal.verify import EDITED, link_problem
+from services.pit.database import connect
 from services.pit.enrolled import ENROLLED_SCHEMA, Enrolment, enrol, enrolments
 
 SCHEMA = """
@@ -97,12 +98,11 @@ class Outcome:
 
 
 class PitStore:
-    def __init__(self, path: str | os.PathLike) -> None:
-        self.path = str(path)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.executescript(SCHEMA + ENROLLED_SCHEMA)
+    def __init__(self, target: str | os.PathLike) -> None:
+        """target: a SQLite file's path, or a postgresql:// URL (DatabaseError if it cannot be reached)."""
+        self.conn = connect(str(target))
+        self.path = self.conn.name  # as shown: a URL without its password
+        self.conn.create(SCHEMA + ENROLLED_SCHEMA)
         self.chains: dict[str, Chain] = {}
         self.enrolled: dict[str, Enrolment] = {}
         self._enrolled_mark: tuple | None = None
@@ -110,7 +110,7 @@ class PitStore:
             table: (through, digest) for table, through, digest in self.conn.execute("SELECT table_id, through, hash FROM verified")}
         self._waiting_heads: dict[str, Record] = {}  # a good signed head whose records are not all here yet
         self._in_batch = False
-        self._rows: dict[tuple[str, int], list] = {}  # this batch's new rows, written at commit (executemany:
+        self._rows: dict[tuple[str, int], list] = {}  # this batch's new rows, written at commit (in bulk:
         # one statement a batch, so the network thread does not take the GIL from us at every row)
         self.duplicates = 0
         self._load_chains()
@@ -391,7 +391,7 @@ class PitStore:
     def _apart_row(self, table: str, record: Record, why: str) -> bool:
         """Keep `record` apart (False: that very version is already there)."""
         cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO apart VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO apart VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
             (table, record.seq, record.at, record.mono_ns, record.kind, record.round, record.payload_text, record.prev_hash,
              record.hash, utc_now(), why))
         if cursor.rowcount == 0:
@@ -411,7 +411,7 @@ class PitStore:
             now = utc_now()
             for row in self._rows.values():
                 row[9] = now
-            self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._rows.values())
+            self.conn.insert_rows("records", 11, self._rows.values())
             self._rows.clear()
             self.conn.execute("COMMIT")
             self._in_batch = False
@@ -422,10 +422,10 @@ class PitStore:
 
     def _raise(self, table: str, seq: int, last: int, kind: str, detail: str, evidence: Any = None) -> Alarm:
         now = utc_now()
-        cursor = self.conn.execute(
-            "INSERT INTO alarms (table_id, seq, last_seq, kind, detail, evidence, raised_at) VALUES (?,?,?,?,?,?,?)",
-            (table, seq, last, kind, detail, None if evidence is None else json.dumps(evidence, ensure_ascii=False), now))
-        return Alarm(int(cursor.lastrowid or 0), table, seq, last, kind, detail, now)
+        (alarm_id,) = self.conn.execute(
+            "INSERT INTO alarms (table_id, seq, last_seq, kind, detail, evidence, raised_at) VALUES (?,?,?,?,?,?,?) RETURNING id",
+            (table, seq, last, kind, detail, None if evidence is None else json.dumps(evidence, ensure_ascii=False), now)).fetchone()
+        return Alarm(int(alarm_id), table, seq, last, kind, detail, now)
 
     def _clear(self, alarm_id: int) -> Alarm:
         now = utc_now()
@@ -455,7 +455,7 @@ class PitStore:
             yield Record(*row)
 
     def alarms(self, table: str | None = None, open_only: bool = False) -> list[Alarm]:
-        query = "SELECT id, table_id, seq, last_seq, kind, detail, raised_at, cleared_at FROM alarms WHERE 1"
+        query = "SELECT id, table_id, seq, last_seq, kind, detail, raised_at, cleared_at FROM alarms WHERE TRUE"
         args: list[Any] = []
         if table is not None:
             query += " AND table_id = ?"

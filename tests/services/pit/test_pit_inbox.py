@@ -20,11 +20,11 @@ WAIT = 30
 MESSAGES = 3 * INBOX_MESSAGES
 
 
-def test_a_pit_that_falls_behind_holds_no_more_than_its_inbox_and_loses_nothing(tmp_path, broker):
+def test_a_pit_that_falls_behind_holds_no_more_than_its_inbox_and_loses_nothing(tmp_path, broker, pit_db_url):
     mq = broker()
     with Journal(tmp_path / "journal.sqlite") as journal:
         records = [journal.append("note", {"n": n}) for n in range(MESSAGES)]
-    pit = Pit(BrokerSettings(mq.url, "tablectl-pit-inbox", insecure=True), "tablectl", str(tmp_path / "pit.sqlite"))
+    pit = Pit(BrokerSettings(mq.url, "tablectl-pit-inbox", insecure=True), "tablectl", pit_db_url)
     pit.link.start()  # receiving, but nothing is stored yet (no step)
     try:
         messages = [("tablectl/s1/t1/record", json.dumps({"site": "s1", "table": "t1", **r.to_json()}).encode())

@@ -50,8 +50,8 @@ def forged(record: Record, text: str = '{"n":99}') -> Record:
 
 
 @pytest.fixture
-def store(tmp_path, key):
-    made = PitStore(tmp_path / "pit.sqlite")
+def store(pit_db_url, key):
+    made = PitStore(pit_db_url)
     made.enrol(TABLE, str(public_key_path(key)))
     yield made
     made.close()
@@ -128,8 +128,8 @@ def test_a_wholly_fake_table_is_never_verified_as_the_enrolled_one(store, tmp_pa
     assert store.missing(TABLE)[0] == first_head.seq  # the table's own record there is asked for again
 
 
-def test_a_table_that_is_not_enrolled_is_stored_but_nothing_is_verified(tmp_path, key):
-    store = PitStore(tmp_path / "pit.sqlite")
+def test_a_table_that_is_not_enrolled_is_stored_but_nothing_is_verified(pit_db_url, tmp_path, key):
+    store = PitStore(pit_db_url)
     records = table_records(tmp_path / "j.sqlite", key)
     add_all(store, records, "s1/t99")
     assert list(store.records("s1/t99")) == records and "s1/t99" not in store.verified
@@ -137,13 +137,13 @@ def test_a_table_that_is_not_enrolled_is_stored_but_nothing_is_verified(tmp_path
     store.close()
 
 
-def test_verification_survives_a_restart_of_the_pit(tmp_path, key):
+def test_verification_survives_a_restart_of_the_pit(pit_db_url, tmp_path, key):
     records = table_records(tmp_path / "j.sqlite", key)
-    store = PitStore(tmp_path / "pit.sqlite")
+    store = PitStore(pit_db_url)
     store.enrol(TABLE, str(public_key_path(key)))
     add_all(store, records)
     store.close()
-    again = PitStore(tmp_path / "pit.sqlite")
+    again = PitStore(pit_db_url)
     again.load_enrolled()
     assert again.verified[TABLE][0] == records[-1].seq - 1
     fake = forged(records[1])
@@ -153,8 +153,10 @@ def test_verification_survives_a_restart_of_the_pit(tmp_path, key):
     again.close()
 
 
-def test_pit_enroll_names_the_key_and_refuses_what_is_no_key(tmp_path, key):
-    db = tmp_path / "pit.sqlite"
+def test_pit_enroll_names_the_key_and_refuses_what_is_no_key(pit_db_url, tmp_path, key):
+    db = pit_db_url
+    not_a_key = tmp_path / "not-a-key.pem"
+    not_a_key.write_text("a pit database is not a key\n")
     PitStore(db).close()
     done = subprocess.run([sys.executable, "-m", "cli", "pit", "enroll", TABLE, str(public_key_path(key)), "--db", str(db)],
                           cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=60)
@@ -163,7 +165,7 @@ def test_pit_enroll_names_the_key_and_refuses_what_is_no_key(tmp_path, key):
     store.load_enrolled()
     assert done.stdout.startswith(f"enrolled {TABLE}: key id {store.enrolled[TABLE].key_id}")
     store.close()
-    bad = subprocess.run([sys.executable, "-m", "cli", "pit", "enroll", TABLE, str(tmp_path / "pit.sqlite"), "--db", str(db)],
+    bad = subprocess.run([sys.executable, "-m", "cli", "pit", "enroll", TABLE, str(not_a_key), "--db", str(db)],
                          cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "not a table public key file" in bad.stderr or "not a PEM public key" in bad.stderr
     plain = subprocess.run([sys.executable, "-m", "cli", "pit", "enroll", "t12", str(public_key_path(key)), "--db", str(db)],

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 
 import pytest
 
 from controller.journal import record_hash
 from controller.journal.signing import public_key_path
 from services.pit import PitStore
-from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, publish, wait_until
+from simulation.floor import FeedProcess, PitProcess, feed_section, journal_export, pit_export, pit_query, publish, wait_until
 from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 
 pytestmark = [pytest.mark.skipif(mosquitto_path() is None, reason=needs_mosquitto_reason), pytest.mark.hil]
@@ -22,16 +21,15 @@ WAIT = 60
 
 
 def query(db, sql, *args):
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        return conn.execute(sql, args).fetchall()
+    return pit_query(db, sql, *args)
 
 
-def test_a_forged_record_on_the_broker_loses_to_the_tables_signed_journal(tmp_path, broker, rigs, processes):
+def test_a_forged_record_on_the_broker_loses_to_the_tables_signed_journal(tmp_path, broker, rigs, processes, pit_db_url):
     mq = broker()
     cursor = tmp_path / "feed" / "cursor.json"
     cursor.parent.mkdir()
     rig = rigs("fortune6", seed=41, config={"feed": feed_section(mq.url, "t1", cursor)})
-    db = tmp_path / "pit.sqlite"
+    db = pit_db_url
     enrolling = PitStore(db)
     enrolling.enrol("s1/t1", str(public_key_path(rig.dir / "table.key")))
     enrolling.close()

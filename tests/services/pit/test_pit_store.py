@@ -18,8 +18,8 @@ def records(tmp_path) -> list[Record]:
 
 
 @pytest.fixture
-def store(tmp_path):
-    made = PitStore(tmp_path / "pit.sqlite")
+def store(pit_db_url):
+    made = PitStore(pit_db_url)
     yield made
     made.close()
 
@@ -72,12 +72,12 @@ def test_an_edited_record_a_replaced_one_and_a_differing_copy_alarm_for_that_tab
     assert list(store.records("s/b")) == records  # the first one stays
 
 
-def test_the_chain_state_survives_a_restart(tmp_path, records):
-    store = PitStore(tmp_path / "pit.sqlite")
+def test_the_chain_state_survives_a_restart(pit_db_url, records):
+    store = PitStore(pit_db_url)
     for record in records[:3] + records[5:7]:
         store.add("s/a", record)
     store.close()
-    again = PitStore(tmp_path / "pit.sqlite")
+    again = PitStore(pit_db_url)
     assert again.missing("s/a") == (4, 5)
     assert kinds(again.alarms(open_only=True)) == [("s/a", 4, 5, "gap")]
     outcome = again.add("s/a", records[3])

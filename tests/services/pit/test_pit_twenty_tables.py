@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from simulation.floor import FeedProcess, PitProcess, copy_journal, feed_section, journal_export, pit_export, wait_until
+from simulation.floor import FeedProcess, PitProcess, copy_journal, feed_section, journal_export, pit_export, pit_query, wait_until
 from simulation.mosquitto import mosquitto_path, needs_mosquitto_reason
 from simulation.rig import Rig
 from simulation.rig.config_file import toml_text
@@ -39,9 +39,10 @@ def tamper(journal, seq):
         conn.execute("UPDATE records SET payload = ? WHERE seq = ?", (payload.replace("}", ',"x":1}', 1), seq))
 
 
-def test_twenty_feeds_into_one_pit_all_arrive_once_and_one_tampered_table_alarms_alone(tmp_path, broker, processes, played):
+def test_twenty_feeds_into_one_pit_all_arrive_once_and_one_tampered_table_alarms_alone(tmp_path, broker, processes, played,
+                                                                                        pit_db_url):
     mq = broker()
-    db = tmp_path / "pit.sqlite"
+    db = pit_db_url
     pit = processes(PitProcess(tmp_path, mq.url, db))
     expected = {}
     for n in range(1, TABLES + 1):
@@ -60,10 +61,9 @@ def test_twenty_feeds_into_one_pit_all_arrive_once_and_one_tampered_table_alarms
 
     wait_until(lambda: all(pit_export(db, table) == records for table, records in expected.items()), 120,
                "every table's records at the pit")
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT count(*), count(DISTINCT table_id || '/' || seq) FROM records").fetchone()
-        alarms = conn.execute("SELECT table_id, seq, kind, detail FROM alarms WHERE kind != 'gap'").fetchall()
-        bad = conn.execute("SELECT table_id, seq, checked FROM records WHERE checked != 'ok'").fetchall()
+    rows = pit_query(db, "SELECT count(*), count(DISTINCT table_id || '/' || seq) FROM records")[0]
+    alarms = pit_query(db, "SELECT table_id, seq, kind, detail FROM alarms WHERE kind != 'gap' ORDER BY id")
+    bad = pit_query(db, "SELECT table_id, seq, checked FROM records WHERE checked != 'ok' ORDER BY table_id, seq")
     assert rows[0] == rows[1] == sum(len(r) for r in expected.values())
     assert [(t, s, k) for t, s, k, _ in alarms] == [(f"s1/{TAMPERED}", TAMPERED_SEQ, "bad_hash")]
     assert "does not match its contents" in alarms[0][3]
