@@ -31,6 +31,8 @@ from simulation.rig import Rig, RigError
 from simulation.rig.dealer import CARD_STATES
 from simulation.rig.events import WAIT
 
+ROUND_WAIT = 600.0  # a guard for a whole round: a Pai Gow round may meet a dozen kills, some of 5 s
+
 
 @dataclass(frozen=True)
 class KillPlan:
@@ -85,7 +87,7 @@ class KillingRig(Rig):
             end = next((e for e in reversed(self.events.since()) if e.get("event") in ("result", "void")), None)
             if end is not None:
                 return end
-        return super().finish_round(decide, timeout)
+        return super().finish_round(decide, max(timeout, ROUND_WAIT))  # its kills and restarts take time
 
     def _draw_across_a_kill(self, n: int) -> list[dict]:
         result, plan = self.result, self.plan

@@ -5,8 +5,8 @@ every game. After each kill a new daemon starts after a random delay: 0-0.3 s mo
 must survive that). Then every card the shoe drew is in the journal exactly once, no round was
 held for a card nobody heard, and the chain verifies.
 
-Numbers: 5 games x 20 kills (10 long restarts in all), at least 6 rounds a game; about 3-5
-minutes on 2 loaded cores. `python -m simulation.kill_soak` runs the same for 1,000 kills and
+Numbers: 5 games x 20 kills (10 long restarts in all), at least 6 rounds a game; 97-199 s
+on 2 loaded cores. `python -m simulation.kill_soak` runs the same for 1,000 kills and
 any number of rounds (docs/hil.md)."""
 import pytest
 
