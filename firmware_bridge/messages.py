@@ -523,7 +523,7 @@ class Layout(Message):
         _flag_bits("flags", flags, LAYOUT_MORE)
         at = _LAYOUT_HEAD.size
         _count_fits(cls.MSG_TYPE, count, len(payload) - at, _LAYOUT_ENTRY.size + 1, "spaces")
-        spaces = []
+        spaces: list[BetSpace] = []
         for _ in range(count):
             if len(payload) - at < _LAYOUT_ENTRY.size:
                 raise MalformedPayload(cls.MSG_TYPE, f"space {len(spaces)} is cut short")
@@ -576,7 +576,7 @@ class Space(Message):
         _flag_bits("flags", flags, SPACE_MORE | SPACE_OVERFLOW)
         at = _SPACE_HEAD.size
         _count_fits(cls.MSG_TYPE, count, len(payload) - at, _MIN_CHIP, "chips")
-        chips = []
+        chips: list[Chip] = []
         for _ in range(count):
             length = payload[at] if at < len(payload) else 0
             if length not in UID_SIZES:
