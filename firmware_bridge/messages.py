@@ -448,9 +448,9 @@ LAYOUT_MORE = 0x01
 SPACE_MORE = 0x01
 SPACE_OVERFLOW = 0x02
 _SPACE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
-_LAYOUT_HEAD = struct.Struct("<BB")  # flags, count
+_LAYOUT_HEAD = struct.Struct("<BBB")  # flags, part, count
 _LAYOUT_ENTRY = struct.Struct("<BBB")  # space, seat, name length
-_SPACE_HEAD = struct.Struct("<BBIIB")  # space, flags, change, device_ms, count
+_SPACE_HEAD = struct.Struct("<BBBIIB")  # space, flags, part, change, device_ms, count
 _CHIP_VALUE = struct.Struct("<I")
 _MIN_CHIP = 1 + UID_SIZES[0] + _CHIP_VALUE.size
 
@@ -501,25 +501,27 @@ def _count_fits(msg_type: int, count: int, left: int, smallest: int, what: str) 
 @dataclass(frozen=True)
 class Layout(Message):
     """The sensor's betting spaces, in answer to STATUS_QUERY (PROTOCOL.md §10). A layout longer
-    than one frame goes in several, each but the last with ``more``."""
+    than one frame goes in several, numbered by ``part`` from 0, each but the last with ``more``."""
     MSG_TYPE: ClassVar[Msg] = Msg.LAYOUT
     spaces: tuple[BetSpace, ...] = ()
     more: bool = False
+    part: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "spaces", tuple(self.spaces))
         if len(self.spaces) > MAX_SPACES:
             raise ValueError(f"{len(self.spaces)} spaces in one LAYOUT, at most {MAX_SPACES}")
+        _uint("part", self.part, 8)
 
     def encode(self) -> bytes:
-        return _LAYOUT_HEAD.pack(LAYOUT_MORE if self.more else 0, len(self.spaces)) + \
+        return _LAYOUT_HEAD.pack(LAYOUT_MORE if self.more else 0, self.part, len(self.spaces)) + \
             b"".join(space.encode() for space in self.spaces)
 
     @classmethod
     def decode(cls, payload: bytes) -> Layout:
         if len(payload) < _LAYOUT_HEAD.size:
             raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_LAYOUT_HEAD.size}")
-        flags, count = _LAYOUT_HEAD.unpack_from(payload)
+        flags, part, count = _LAYOUT_HEAD.unpack_from(payload)
         _flag_bits("flags", flags, LAYOUT_MORE)
         at = _LAYOUT_HEAD.size
         _count_fits(cls.MSG_TYPE, count, len(payload) - at, _LAYOUT_ENTRY.size + 1, "spaces")
@@ -537,14 +539,15 @@ class Layout(Message):
                 raise MalformedPayload(cls.MSG_TYPE, f"space {space}: name {name!r} is not ASCII")
             spaces.append(BetSpace(space, seat, name.decode("ascii")))
         _exact(cls.MSG_TYPE, payload, at)
-        return cls(tuple(spaces), bool(flags & LAYOUT_MORE))
+        return cls(tuple(spaces), bool(flags & LAYOUT_MORE), part)
 
 
 @dataclass(frozen=True)
 class Space(Message):
     """The chips on one space, whole, sent on every change and when asked. ``change`` counts the
-    space's changes since boot (its frames all carry it); ``more``: the list goes on in the next
-    SPACE frame; ``overflow``: more chips lie there than the MAX_CHIPS_REPORTED reported."""
+    space's changes since boot (its frames all carry it); ``part`` numbers a list's frames from 0;
+    ``more``: the list goes on in the next SPACE frame; ``overflow``: more chips lie there than
+    the MAX_CHIPS_REPORTED reported."""
     MSG_TYPE: ClassVar[Msg] = Msg.SPACE
     space: int
     change: int
@@ -552,11 +555,13 @@ class Space(Message):
     chips: tuple[Chip, ...] = ()
     more: bool = False
     overflow: bool = False
+    part: int = 0
 
     def __post_init__(self) -> None:
         _uint("space", self.space, 8)
         if self.space == ALL_SPACES:
             raise ValueError(f"space={self.space} is reserved (SPACE_QUERY: every space)")
+        _uint("part", self.part, 8)
         _uint("change", self.change, 32)
         _uint("device_ms", self.device_ms, 32)
         object.__setattr__(self, "chips", tuple(self.chips))
@@ -565,14 +570,14 @@ class Space(Message):
 
     def encode(self) -> bytes:
         flags = (SPACE_MORE if self.more else 0) | (SPACE_OVERFLOW if self.overflow else 0)
-        return _SPACE_HEAD.pack(self.space, flags, self.change, self.device_ms, len(self.chips)) + \
+        return _SPACE_HEAD.pack(self.space, flags, self.part, self.change, self.device_ms, len(self.chips)) + \
             b"".join(chip.encode() for chip in self.chips)
 
     @classmethod
     def decode(cls, payload: bytes) -> Space:
         if len(payload) < _SPACE_HEAD.size:
             raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_SPACE_HEAD.size}")
-        space, flags, change, device_ms, count = _SPACE_HEAD.unpack_from(payload)
+        space, flags, part, change, device_ms, count = _SPACE_HEAD.unpack_from(payload)
         _flag_bits("flags", flags, SPACE_MORE | SPACE_OVERFLOW)
         at = _SPACE_HEAD.size
         _count_fits(cls.MSG_TYPE, count, len(payload) - at, _MIN_CHIP, "chips")
@@ -589,7 +594,8 @@ class Space(Message):
             chips.append(Chip(payload[at + 1:at + 1 + length], value))
             at = end
         _exact(cls.MSG_TYPE, payload, at)
-        return cls(space, change, device_ms, tuple(chips), bool(flags & SPACE_MORE), bool(flags & SPACE_OVERFLOW))
+        return cls(space, change, device_ms, tuple(chips), bool(flags & SPACE_MORE), bool(flags & SPACE_OVERFLOW),
+                   part)
 
 
 _SPACE_QUERY = struct.Struct("<B")
@@ -626,7 +632,7 @@ def layout_messages(spaces: tuple[BetSpace, ...]) -> list[Layout]:
             size = _LAYOUT_HEAD.size
         frames[-1].append(space)
         size += entry
-    return [Layout(tuple(part), more=i < len(frames) - 1) for i, part in enumerate(frames)]
+    return [Layout(tuple(part), more=i < len(frames) - 1, part=i) for i, part in enumerate(frames)]
 
 
 def space_messages(space: int, change: int, device_ms: int, chips: tuple[Chip, ...]) -> list[Space]:
@@ -643,7 +649,7 @@ def space_messages(space: int, change: int, device_ms: int, chips: tuple[Chip, .
         frames[-1].append(chip)
         size += entry
     last = len(frames) - 1
-    return [Space(space, change, device_ms, tuple(part), more=i < last, overflow=overflow and i == last)
+    return [Space(space, change, device_ms, tuple(part), more=i < last, overflow=overflow and i == last, part=i)
             for i, part in enumerate(frames)]
 
 
