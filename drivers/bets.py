@@ -6,11 +6,13 @@ not follow the one before (a resend of a tail whose first parts were acknowledge
 host crash) is dropped and the whole is asked for again: a partial list is never posted as
 a whole one.
 
-Across a reconnect the sensor resends what it had not had acknowledged (protocol 1.2+), so a
-space's list may come again: a list older than the one heard from the same boot (its change
-count) is dropped, and an equal one is posted only as the first of its space in a session
-(the session's whole state, asked for at its start, confirms every space). With
-`durable_acks` the base class holds each SPACE's ack until its event's record is durable.
+Every session starts with the whole state (the STATUS_QUERY answer: the layout, then every
+space), and across a reconnect the sensor first resends what it had not had acknowledged
+(protocol 1.2+). So a list may come again: one not newer than the list posted for its space
+from the same boot (its change count) is dropped, as is a layout equal to the one posted;
+what changed while the sensor was unheard is posted once. After a reboot everything is posted
+again (its change counts restart). With `durable_acks` the base class holds each message's ack
+until its event's record is durable; a message dropped here is acknowledged at once.
 """
 from __future__ import annotations
 
@@ -41,7 +43,6 @@ class BetSensorDriver(DeviceDriver):
         self._next_layout_part = 0
         self._space_parts: dict[int, tuple[int, int, list[Chip]]] = {}  # space -> (change, next part, chips)
         self._heard: dict[int, tuple[int, tuple[Chip, ...]]] = {}  # space -> (change, chips) last posted, this boot
-        self._unconfirmed: set[int] = set()  # spaces not yet heard in this session
 
     def request_space(self, space: int | None = None) -> None:
         """Ask the sensor for one space's chips, or every space's (answered by SpaceChips)."""
@@ -53,13 +54,11 @@ class BetSensorDriver(DeviceDriver):
             self._heard.clear()
         self._layout_parts, self._next_layout_part = None, 0
         self._space_parts.clear()
-        self._unconfirmed = set(self._heard) | set(self.layout)
         super()._on_session_up(hello, rebooted, now)
 
     def _on_session_renewed(self, now: float) -> None:
         self._layout_parts, self._next_layout_part = None, 0
         self._space_parts.clear()
-        self._unconfirmed = set(self._heard) | set(self.layout)
         super()._on_session_renewed(now)
 
     def _on_message(self, msg: Message, now: float) -> None:
@@ -89,7 +88,10 @@ class BetSensorDriver(DeviceDriver):
             twice = sorted({i for i in ids if ids.count(i) > 1})
             self._emit(ev.DeviceError, code=None, detail=f"LAYOUT names space(s) {twice} twice: not taken")
             return
-        self.layout = {s.space: s for s in parts}
+        layout = {s.space: s for s in parts}
+        if layout == self.layout and list(layout) == list(self.layout):
+            return  # the same layout, asked for again at a new session
+        self.layout = layout
         self._emit(bev.BetLayout, spaces=tuple((s.space, s.seat, s.name) for s in parts))
 
     def _space(self, msg: Space, now: float) -> None:
@@ -110,13 +112,11 @@ class BetSensorDriver(DeviceDriver):
             return
         whole = tuple(chips)
         heard = self._heard.get(msg.space)
-        first = msg.space in self._unconfirmed
-        self._unconfirmed.discard(msg.space)
-        if heard is not None:
-            if _newer(heard[0], msg.change):
-                return  # resent from before a reconnect: a newer list was posted already
-            if heard == (msg.change, whole) and not first:
-                return  # the same list again
+        if heard is not None and not _newer(msg.change, heard[0]):
+            if msg.change == heard[0] and whole != heard[1]:
+                self._emit(ev.DeviceError, code=None, detail=f"SPACE {msg.space}: change {msg.change} "
+                                                             "came with another list: not taken")
+            return  # resent, or the session's whole state: posted already
         self._heard[msg.space] = (msg.change, whole)
         known = self.layout.get(msg.space)
         self._emit(bev.SpaceChips, space=msg.space, seat=known.seat if known else None,
