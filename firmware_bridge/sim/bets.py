@@ -84,6 +84,7 @@ class BetSensor(VirtualDevice):
         self.by_name = {f"{s.seat}:{s.name}": s.space for s in self.layout}
         self.chips: dict[int, list[Chip]] = {s.space: [] for s in self.layout}
         self.changes: dict[int, int] = dict.fromkeys(self.chips, 0)
+        self.read_ms: dict[int, int] = dict.fromkeys(self.chips, 0)  # the sensor's clock at each list's read
         self.held: set[int] = set()  # spaces whose latest SPACE waits for room in the queue
         self.retry_at: float | None = None  # when to try the held spaces again
         self.issued = 0
@@ -118,7 +119,7 @@ class BetSensor(VirtualDevice):
     def _send_held(self, now: float) -> None:
         """Send each held space's whole state if all its frames fit in the queue, in space order."""
         for space in sorted(self.held):
-            frames = space_messages(space, self.changes[space], self.device_ms(now), tuple(self.chips[space]))
+            frames = space_messages(space, self.changes[space], self.read_ms[space], tuple(self.chips[space]))
             limit = self.link.queue_limit
             if limit is not None and self.link.queued() + len(frames) > limit:
                 self.retry_at = now + RETRY_S
@@ -136,6 +137,7 @@ class BetSensor(VirtualDevice):
 
     def _changed(self, space: int, now: float) -> Reply:
         self.changes[space] = (self.changes[space] + 1) % (1 << 32)
+        self.read_ms[space] = self.device_ms(now)
         self.held.add(space)
         self._send_held(now)
         chips = self.chips[space]
@@ -240,6 +242,7 @@ class BetSensor(VirtualDevice):
 
     def on_reboot(self, command: Command) -> None:
         self.changes = dict.fromkeys(self.chips, 0)  # RAM; the chips stay where they lie
+        self.read_ms = dict.fromkeys(self.chips, 0)  # read again at boot
         self.held.clear()
         self.retry_at = None
 
