@@ -87,6 +87,7 @@ class BetSensor(VirtualDevice):
         self.read_ms: dict[int, int] = dict.fromkeys(self.chips, 0)  # the sensor's clock at each list's read
         self.held: set[int] = set()  # spaces whose latest SPACE waits for room in the queue
         self.retry_at: float | None = None  # when to try the held spaces again
+        self.layout_due = False  # the LAYOUT of a STATUS_QUERY answer waits for room in the queue
         self.issued = 0
         self.foreign_issued = 0
         self.burst_next = 0
@@ -99,8 +100,7 @@ class BetSensor(VirtualDevice):
 
     def on_message(self, msg: Message, now: float) -> None:
         if isinstance(msg, StatusQuery):
-            for layout in layout_messages(self.layout):
-                self.send(layout, now)
+            self.layout_due = True
             self.held.update(self.chips)
             self._send_held(now)
         elif isinstance(msg, SpaceQuery):
@@ -117,19 +117,30 @@ class BetSensor(VirtualDevice):
             super().on_message(msg, now)
 
     def _send_held(self, now: float) -> None:
-        """Send each held space's whole state if all its frames fit in the queue, in space order."""
-        for space in sorted(self.held):
-            frames = space_messages(space, self.changes[space], self.read_ms[space], tuple(self.chips[space]))
-            limit = self.link.queue_limit
-            if limit is not None and self.link.queued() + len(frames) > limit:
-                self.retry_at = now + RETRY_S
+        """Send the layout if due, then each held space's whole state, in space order, each
+        only when all its frames fit in the queue (no list is ever cut short by a full queue)."""
+        if self.layout_due:
+            if not self._fits(layout_messages(self.layout), now):
                 return
-            for frame in frames:
-                self.send(frame, now)
+            self.layout_due = False
+        for space in sorted(self.held):
+            if not self._fits(space_messages(space, self.changes[space], self.read_ms[space],
+                                             tuple(self.chips[space])), now):
+                return
             self.held.discard(space)
 
+    def _fits(self, frames: Sequence[Message], now: float) -> bool:
+        """Queue `frames` if they all fit; else try again in RETRY_S."""
+        limit = self.link.queue_limit
+        if limit is not None and self.link.queued() + len(frames) > limit:
+            self.retry_at = now + RETRY_S
+            return False
+        for frame in frames:
+            self.send(frame, now)
+        return True
+
     def next_device_timer(self) -> float | None:
-        return self.retry_at if self.held else None  # the loop calls on_device_timer only while connected
+        return self.retry_at if self.held or self.layout_due else None  # the loop calls on_device_timer only while connected
 
     def on_device_timer(self, now: float) -> None:
         self.retry_at = None
@@ -244,13 +255,14 @@ class BetSensor(VirtualDevice):
         self.changes = dict.fromkeys(self.chips, 0)  # RAM; the chips stay where they lie
         self.read_ms = dict.fromkeys(self.chips, 0)  # read again at boot
         self.held.clear()
+        self.layout_due = False
         self.retry_at = None
 
     def device_state(self) -> Reply:
         return {"game": self.game, "layout": [[s.space, s.seat, s.name] for s in self.layout],
                 "spaces": {str(s): [_chip_json(c) for c in chips] for s, chips in self.chips.items() if chips},
                 "changes": {str(s): n for s, n in self.changes.items() if n},
-                "held": sorted(self.held), "issued": self.issued, "foreign": self.foreign_issued}
+                "held": sorted(self.held), "layout_due": self.layout_due, "issued": self.issued, "foreign": self.foreign_issued}
 
 
 def _chip_json(chip: Chip) -> dict[str, object]:

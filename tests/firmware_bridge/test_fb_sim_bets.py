@@ -87,20 +87,24 @@ def test_a_burst_beyond_the_queue_is_held_and_sent_when_there_is_room(start_sim,
     assert burst["held"] and bets.ok("state")["queued"] == 64
     host = open_host(bets.link)
     host.wait_event(Connected)
+    host.send(StatusQuery())  # found the queue full: its LAYOUT waits for room, not dropped
     state = bets.ok("state")
     total = sum(len(chips) for chips in state["spaces"].values())
     assert total == 200
 
     def every_space_final(events):
-        last = {}
+        last, layouts = {}, []
         for event in events:
             msg = getattr(event, "msg", None)
             if isinstance(msg, Space):
                 last[msg.space] = msg
+            elif isinstance(msg, Layout):
+                layouts.append(msg)
         return len(last) == 42 and all(len(last[s].chips) == len(state["spaces"].get(str(s), []))
-                                       for s in range(42))
-    host.wait_for(every_space_final, "every space's latest list")
-    assert bets.ok("state")["held"] == []
+                                       for s in range(42)) and [m.part for m in layouts] == [0, 1]
+    host.wait_for(every_space_final, "every space's latest list and the layout")
+    after = bets.ok("state")
+    assert after["held"] == [] and not after["layout_due"]
 
 
 def test_commands_it_refuses_are_named(start_sim):
