@@ -12,7 +12,9 @@ space), and across a reconnect the sensor first resends what it had not had ackn
 from the same boot (its change count) is dropped, as is a layout equal to the one posted;
 what changed while the sensor was unheard is posted once. After a reboot everything is posted
 again (its change counts restart). With `durable_acks` the base class holds each message's ack
-until its event's record is durable; a message dropped here is acknowledged at once.
+until its event's record is durable; a message dropped here, and a part before a list's last
+(it gives no event), is acknowledged at once. Should the host die before the last part's record
+is durable, the sensor resends only the tail, which the next driver drops and asks again for.
 """
 from __future__ import annotations
 
