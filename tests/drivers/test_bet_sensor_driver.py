@@ -200,3 +200,22 @@ def test_durable_acks_hold_each_space_until_released(sim, sink):
         assert process.command("state")["protocol"] == "1.3"
     finally:
         driver.close()
+
+
+def test_with_a_key_the_lists_come_authenticated_and_a_keyless_sensor_is_refused(sim, sink, tmp_path):
+    key = bytes(range(32))
+    path = tmp_path / "bets.key"
+    path.write_text(key.hex() + "\n")
+    path.chmod(0o600)
+    process = sim("bets", "--game", "fortune6", "--seats", "1", "--key-file", str(path))
+    with BetSensorDriver(process.link, sink, reactor=sink.reactor, link_options={"key": key}, **FAST) as driver:
+        sink.wait_for(SpaceChips, 6)
+        process.command("place", space="1:tie", values="100")
+        assert settled(sink, process, 2).total == 100
+        assert driver.authenticated and not sink.of(DeviceError)
+    process.close()  # the keyless sensor below takes the same path
+    plain = sim("bets", "--game", "fortune6", "--seats", "1")
+    with BetSensorDriver(plain.link, sink, reactor=sink.reactor, name="plain", link_options={"key": key}, **FAST):
+        lost = sink.wait_for(LinkLost, where=lambda e: e.device == "plain")[0]
+        assert "no session" in lost.reason
+    assert not [e for e in sink.of(SpaceChips) if e.device == "plain"]

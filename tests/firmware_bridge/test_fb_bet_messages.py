@@ -156,3 +156,30 @@ def test_a_space_list_that_does_not_fit_one_frame_is_refused_by_pack():
     big = Space(1, 0, 0, tuple([Chip(bytes(10), 1)] * 20))  # 20 x 15 bytes: beyond 240
     with pytest.raises(ValueError, match="at most 240"):
         pack(big)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([Msg.LAYOUT, Msg.SPACE, Msg.SPACE_QUERY]), st.binary(max_size=MAX_PAYLOAD))
+def test_any_payload_is_a_message_or_named_malformed(msg_type, payload):
+    try:
+        msg = unpack(msg_type, payload)
+    except MalformedPayload as error:
+        assert error.msg_type == msg_type
+        return
+    assert pack(msg) == (msg_type, payload)  # what parses is exactly what it encodes to
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 254), st.lists(chips, min_size=1, max_size=18), st.data())
+def test_a_flipped_count_or_length_byte_never_parses_as_another_list(space, stack, data):
+    """Corrupt the chip count or one UID length: either MALFORMED, or (when the bytes happen to
+    line up) a message that re-encodes to exactly those bytes, never a silent misread."""
+    msg_type, payload = pack(Space(space, 1, 0, tuple(stack)))
+    at = data.draw(st.sampled_from([11, 12]))
+    bad = bytearray(payload)
+    bad[at] = data.draw(st.integers(0, 255).filter(lambda v: v != payload[at]))
+    try:
+        msg = unpack(msg_type, bytes(bad))
+    except MalformedPayload:
+        return
+    assert pack(msg) == (msg_type, bytes(bad))
