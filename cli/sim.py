@@ -1,4 +1,4 @@
-"""`tablectl sim shoe|panel|lights [options]`: run one simulated device on a pty.
+"""`tablectl sim shoe|panel|lights|bets [options]`: run one simulated device on a pty.
 
 A thin wrapper: each device's options and commands live with it in firmware_bridge/sim/.
 `tablectl sim shoe --help` lists them.
@@ -12,6 +12,7 @@ DEVICES = {
     "shoe": "card shoe: deals on command, seeded or scripted, with fault injection",
     "panel": "dealer's button panel and supervisor key",
     "lights": "lamp board: keeps and reports every lamp, --view prints changes",
+    "bets": "bet sensor: the chips on every betting space of a game's layout",
 }
 
 

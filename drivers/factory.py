@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from drivers.bets import BetSensorDriver
 from drivers.device import DeviceDriver, Post
 from drivers.lights import LightsDriver
 from drivers.panel import PanelDriver
 from drivers.reactor import Reactor
 from drivers.shoe import ShoeDriver
 
-DRIVERS: dict[str, type[DeviceDriver]] = {"shoe": ShoeDriver, "panel": PanelDriver, "lights": LightsDriver}
+DRIVERS: dict[str, type[DeviceDriver]] = {"shoe": ShoeDriver, "panel": PanelDriver, "lights": LightsDriver,
+                                          "bets": BetSensorDriver}
 
 
 def driver_for(kind: str, url: str, post: Post, *, reactor: Reactor, start: bool = True,

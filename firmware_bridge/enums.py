@@ -9,6 +9,7 @@ class DeviceKind(enum.IntEnum):
     SHOE = 1
     PANEL = 2
     LIGHTS = 3
+    BETS = 4  # protocol 1.3: the bet sensor, RFID antennas under the betting spaces
 
 
 class LampPattern(enum.IntEnum):
@@ -35,6 +36,7 @@ class ErrorCode(enum.IntEnum):
     BAD_LAMP = 2  # no lamp with that id
     HARDWARE = 3  # a sensor or driver fault inside the device
     SHOE_EMPTY = 4  # a draw was asked of an empty shoe
+    BAD_SPACE = 5  # protocol 1.3: no betting space with that id
 
 
 class Msg(enum.IntEnum):
@@ -54,6 +56,10 @@ class Msg(enum.IntEnum):
     ALL_OFF = 0x31
     LAMP_QUERY = 0x32
     LAMP_REPORT = 0x33
+    # protocol 1.3: the bet sensor (PROTOCOL.md §10)
+    LAYOUT = 0x40
+    SPACE = 0x41
+    SPACE_QUERY = 0x42
 
 
 def type_name(msg_type: int) -> str:

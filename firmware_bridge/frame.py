@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 SYNC = b"\xf5\x5a"
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 2  # 1.2: acks only once durable, nothing unacknowledged dropped (PROTOCOL.md §9)
+PROTOCOL_MINOR = 3  # 1.3: the bet sensor's messages (PROTOCOL.md §10); 1.2: durable acks (§9)
 MAX_PAYLOAD = 240
 HEADER_SIZE = 9
 CRC_SIZE = 4

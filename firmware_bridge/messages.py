@@ -436,13 +436,230 @@ class LampReport(Message):
                          for i, p in enumerate(patterns)))
 
 
+# ---------------------------------------------------------------- bet sensor (protocol 1.3)
+
+
+MAX_SPACES = 255  # space ids 0..254; 0xFF in SPACE_QUERY means every space
+ALL_SPACES = 0xFF
+MAX_SPACE_NAME = 24
+UID_SIZES = range(4, 11)  # ISO 14443 UIDs are 4, 7 or 10 bytes; 4..10 are taken
+MAX_CHIPS_REPORTED = 128  # a space reports at most this many chips; more sets OVERFLOW
+LAYOUT_MORE = 0x01
+SPACE_MORE = 0x01
+SPACE_OVERFLOW = 0x02
+_SPACE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_LAYOUT_HEAD = struct.Struct("<BBB")  # flags, part, count
+_LAYOUT_ENTRY = struct.Struct("<BBB")  # space, seat, name length
+_SPACE_HEAD = struct.Struct("<BBBIIB")  # space, flags, part, change, device_ms, count
+_CHIP_VALUE = struct.Struct("<I")
+_MIN_CHIP = 1 + UID_SIZES[0] + _CHIP_VALUE.size
+
+
+@dataclass(frozen=True)
+class BetSpace:
+    """One betting space of the layout: its wire id, its seat (or spot; 0: the whole table's)
+    and its name, the game's wager key ("banker", "fortune_bonus")."""
+    space: int
+    seat: int
+    name: str
+
+    def __post_init__(self) -> None:
+        _uint("space", self.space, 8)
+        if self.space == ALL_SPACES:
+            raise ValueError(f"space={self.space} is reserved (SPACE_QUERY: every space)")
+        _uint("seat", self.seat, 8)
+        if not isinstance(self.name, str) or not 1 <= len(self.name) <= MAX_SPACE_NAME \
+                or not set(self.name) <= _SPACE_NAME_CHARS:
+            raise ValueError(f"space name {self.name!r} must be 1..{MAX_SPACE_NAME} of a-z, 0-9, _")
+
+    def encode(self) -> bytes:
+        name = self.name.encode("ascii")
+        return _LAYOUT_ENTRY.pack(self.space, self.seat, len(name)) + name
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A chip on a space: its tag's UID and the value the tag carries, in minor units."""
+    uid: bytes
+    value: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.uid, bytes) or len(self.uid) not in UID_SIZES:
+            raise ValueError(f"chip uid {self.uid!r} must be {UID_SIZES[0]}..{UID_SIZES[-1]} bytes")
+        _uint("chip value", self.value, 32)
+
+    def encode(self) -> bytes:
+        return bytes([len(self.uid)]) + self.uid + _CHIP_VALUE.pack(self.value)
+
+
+def _count_fits(msg_type: int, count: int, left: int, smallest: int, what: str) -> None:
+    """Refuse a count the rest of the payload cannot hold, before anything is parsed for it."""
+    if count * smallest > left:
+        raise MalformedPayload(msg_type, f"{count} {what} need at least {count * smallest} bytes, {left} left")
+
+
+@dataclass(frozen=True)
+class Layout(Message):
+    """The sensor's betting spaces, in answer to STATUS_QUERY (PROTOCOL.md §10). A layout longer
+    than one frame goes in several, numbered by ``part`` from 0, each but the last with ``more``."""
+    MSG_TYPE: ClassVar[Msg] = Msg.LAYOUT
+    spaces: tuple[BetSpace, ...] = ()
+    more: bool = False
+    part: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spaces", tuple(self.spaces))
+        if len(self.spaces) > MAX_SPACES:
+            raise ValueError(f"{len(self.spaces)} spaces in one LAYOUT, at most {MAX_SPACES}")
+        _uint("part", self.part, 8)
+
+    def encode(self) -> bytes:
+        return _LAYOUT_HEAD.pack(LAYOUT_MORE if self.more else 0, self.part, len(self.spaces)) + \
+            b"".join(space.encode() for space in self.spaces)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> Layout:
+        if len(payload) < _LAYOUT_HEAD.size:
+            raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_LAYOUT_HEAD.size}")
+        flags, part, count = _LAYOUT_HEAD.unpack_from(payload)
+        _flag_bits("flags", flags, LAYOUT_MORE)
+        at = _LAYOUT_HEAD.size
+        _count_fits(cls.MSG_TYPE, count, len(payload) - at, _LAYOUT_ENTRY.size + 1, "spaces")
+        spaces: list[BetSpace] = []
+        for _ in range(count):
+            if len(payload) - at < _LAYOUT_ENTRY.size:
+                raise MalformedPayload(cls.MSG_TYPE, f"space {len(spaces)} is cut short")
+            space, seat, length = _LAYOUT_ENTRY.unpack_from(payload, at)
+            at += _LAYOUT_ENTRY.size
+            name = payload[at:at + length]
+            if len(name) != length:
+                raise MalformedPayload(cls.MSG_TYPE, f"space {space}: name of {length} bytes is cut short")
+            at += length
+            if not name.isascii():
+                raise MalformedPayload(cls.MSG_TYPE, f"space {space}: name {name!r} is not ASCII")
+            spaces.append(BetSpace(space, seat, name.decode("ascii")))
+        _exact(cls.MSG_TYPE, payload, at)
+        return cls(tuple(spaces), bool(flags & LAYOUT_MORE), part)
+
+
+@dataclass(frozen=True)
+class Space(Message):
+    """The chips on one space, whole, sent on every change and when asked. ``change`` counts the
+    space's changes since boot (its frames all carry it); ``part`` numbers a list's frames from 0;
+    ``more``: the list goes on in the next SPACE frame; ``overflow``: more chips lie there than
+    the MAX_CHIPS_REPORTED reported."""
+    MSG_TYPE: ClassVar[Msg] = Msg.SPACE
+    space: int
+    change: int
+    device_ms: int
+    chips: tuple[Chip, ...] = ()
+    more: bool = False
+    overflow: bool = False
+    part: int = 0
+
+    def __post_init__(self) -> None:
+        _uint("space", self.space, 8)
+        if self.space == ALL_SPACES:
+            raise ValueError(f"space={self.space} is reserved (SPACE_QUERY: every space)")
+        _uint("part", self.part, 8)
+        _uint("change", self.change, 32)
+        _uint("device_ms", self.device_ms, 32)
+        object.__setattr__(self, "chips", tuple(self.chips))
+        if len(self.chips) > MAX_PAYLOAD // _MIN_CHIP:
+            raise ValueError(f"{len(self.chips)} chips do not fit in one SPACE frame")
+
+    def encode(self) -> bytes:
+        flags = (SPACE_MORE if self.more else 0) | (SPACE_OVERFLOW if self.overflow else 0)
+        return _SPACE_HEAD.pack(self.space, flags, self.part, self.change, self.device_ms, len(self.chips)) + \
+            b"".join(chip.encode() for chip in self.chips)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> Space:
+        if len(payload) < _SPACE_HEAD.size:
+            raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_SPACE_HEAD.size}")
+        space, flags, part, change, device_ms, count = _SPACE_HEAD.unpack_from(payload)
+        _flag_bits("flags", flags, SPACE_MORE | SPACE_OVERFLOW)
+        at = _SPACE_HEAD.size
+        _count_fits(cls.MSG_TYPE, count, len(payload) - at, _MIN_CHIP, "chips")
+        chips: list[Chip] = []
+        for _ in range(count):
+            length = payload[at] if at < len(payload) else 0
+            if length not in UID_SIZES:
+                raise MalformedPayload(cls.MSG_TYPE, f"chip {len(chips)}: uid of {length} bytes, "
+                                                     f"expected {UID_SIZES[0]}..{UID_SIZES[-1]}")
+            end = at + 1 + length + _CHIP_VALUE.size
+            if end > len(payload):
+                raise MalformedPayload(cls.MSG_TYPE, f"chip {len(chips)} is cut short")
+            (value,) = _CHIP_VALUE.unpack_from(payload, at + 1 + length)
+            chips.append(Chip(payload[at + 1:at + 1 + length], value))
+            at = end
+        _exact(cls.MSG_TYPE, payload, at)
+        return cls(space, change, device_ms, tuple(chips), bool(flags & SPACE_MORE), bool(flags & SPACE_OVERFLOW),
+                   part)
+
+
+_SPACE_QUERY = struct.Struct("<B")
+
+
+@dataclass(frozen=True)
+class SpaceQuery(Message):
+    """The host asks for one space's chips (ALL_SPACES: every space's), answered by SPACE."""
+    MSG_TYPE: ClassVar[Msg] = Msg.SPACE_QUERY
+    space: int = ALL_SPACES
+
+    def __post_init__(self) -> None:
+        _uint("space", self.space, 8)
+
+    def encode(self) -> bytes:
+        return _SPACE_QUERY.pack(self.space)
+
+    @classmethod
+    def decode(cls, payload: bytes) -> SpaceQuery:
+        return cls(*_fixed(cls, _SPACE_QUERY, payload))
+
+
+def layout_messages(spaces: tuple[BetSpace, ...]) -> list[Layout]:
+    """The LAYOUT frames of a whole layout, as many spaces in each as fit, ``more`` on all but
+    the last (one frame, empty, for no spaces)."""
+    if len(spaces) > MAX_SPACES or len({s.space for s in spaces}) != len(spaces):
+        raise ValueError(f"a layout has at most {MAX_SPACES} spaces, each id once")
+    frames: list[list[BetSpace]] = [[]]
+    size = _LAYOUT_HEAD.size
+    for space in spaces:
+        entry = len(space.encode())
+        if size + entry > MAX_PAYLOAD:
+            frames.append([])
+            size = _LAYOUT_HEAD.size
+        frames[-1].append(space)
+        size += entry
+    return [Layout(tuple(part), more=i < len(frames) - 1, part=i) for i, part in enumerate(frames)]
+
+
+def space_messages(space: int, change: int, device_ms: int, chips: tuple[Chip, ...]) -> list[Space]:
+    """The SPACE frames of one space's chips: the first MAX_CHIPS_REPORTED (more: ``overflow``),
+    as many in each frame as fit, ``more`` on all but the last (one frame, empty, for none)."""
+    overflow = len(chips) > MAX_CHIPS_REPORTED
+    frames: list[list[Chip]] = [[]]
+    size = _SPACE_HEAD.size
+    for chip in chips[:MAX_CHIPS_REPORTED]:
+        entry = len(chip.encode())
+        if size + entry > MAX_PAYLOAD:
+            frames.append([])
+            size = _SPACE_HEAD.size
+        frames[-1].append(chip)
+        size += entry
+    last = len(frames) - 1
+    return [Space(space, change, device_ms, tuple(part), more=i < last, overflow=overflow and i == last, part=i)
+            for i, part in enumerate(frames)]
+
+
 # ---------------------------------------------------------------- pack / unpack
 
 
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.MSG_TYPE: cls for cls in (
         Hello, Ack, Nak, Heartbeat, Error, StatusQuery, CardRead, ShoeStatus,
-        Button, Key, PanelStatus, LampSet, AllOff, LampQuery, LampReport,
+        Button, Key, PanelStatus, LampSet, AllOff, LampQuery, LampReport, Layout, Space, SpaceQuery,
     )
 }
 

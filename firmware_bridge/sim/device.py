@@ -52,7 +52,7 @@ from firmware_bridge.sim.pty_port import PtyPort
 from firmware_bridge.sim.wire_faults import FORGERIES, FRAME_FAULTS, WireFaults, forged_frame
 
 FIRMWARE = (1, 0, 0)
-PROTOCOLS = ("1.2", "1.1")  # what --protocol takes: 1.1 drops what its retries did not deliver
+PROTOCOLS = ("1.3", "1.2", "1.1")  # what --protocol takes: 1.1 drops what its retries did not deliver
 # Protocol 1.2 (PROTOCOL.md §9): reliable messages a device keeps waiting for an ack, across
 # failed sessions and while no host listens. A round of any game fits many times over.
 QUEUE_LIMIT = 64
@@ -65,15 +65,17 @@ class _Stop(Exception):
     """Raised from the SIGTERM/SIGINT handler to leave the loop and clean up."""
 
 
-def common_arguments(parser: argparse.ArgumentParser) -> None:
+def common_arguments(parser: argparse.ArgumentParser, default_protocol: str = "1.2") -> None:
+    """The options every simulator takes; a device whose messages came with a later minor
+    version (the bet sensor, 1.3) speaks it by default."""
     parser.add_argument("--link", required=True, metavar="PATH",
                         help="stable symlink to publish the pty at, e.g. /run/tablectl-sim/shoe")
     parser.add_argument("--control", metavar="PATH", help="Unix socket for JSON-line commands")
     parser.add_argument("--serial", help="serial number the device reports in HELLO")
     parser.add_argument("--ack-timeout", type=float, default=0.25, metavar="S", help="link ack timeout")
     parser.add_argument("--retries", type=int, default=5, help="link retransmissions before giving up")
-    parser.add_argument("--protocol", choices=PROTOCOLS, default="1.2",
-                        help="1.2 (default): what was not acknowledged waits for the next session, up to "
+    parser.add_argument("--protocol", choices=PROTOCOLS, default=default_protocol,
+                        help=f"{default_protocol} (default); 1.2 and later: what was not acknowledged waits for the next session, up to "
                              f"{QUEUE_LIMIT} messages; 1.1: dropped after the retries (PROTOCOL.md §2, §9)")
     parser.add_argument("--key-file", metavar="PATH",
                         help="the device key (64 hex digits, mode 0640 or stricter): protocol 1.1, "

@@ -11,14 +11,27 @@ import pathlib
 import re
 
 from firmware_bridge.auth import HelloSigner
-from firmware_bridge.enums import DeviceKind
+from firmware_bridge.enums import DeviceKind, ErrorCode
 from firmware_bridge.frame import FLAG_ACK_VALID, FLAG_RELIABLE, Frame, FrameDecoder, encode_frame
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import Connected, Delivered, SessionFailed
-from firmware_bridge.messages import Ack, CardRead, Hello, ShoeStatus, StatusQuery, pack
+from firmware_bridge.messages import (
+    Ack,
+    BetSpace,
+    CardRead,
+    Chip,
+    Error,
+    Hello,
+    Layout,
+    ShoeStatus,
+    Space,
+    SpaceQuery,
+    StatusQuery,
+    pack,
+)
 
 PAGE = pathlib.Path(__file__).resolve().parents[2] / "firmware_bridge" / "PROTOCOL.md"
-LINE = re.compile(r"^\s+(host|shoe)→(host|shoe)\s+.*?(F5 5A [0-9A-F |]+)$")
+LINE = re.compile(r"^\s+(host|shoe|bets)→(host|shoe|bets)\s+.*?(F5 5A [0-9A-F |]+)$")
 
 
 def page_example(name: str) -> list[tuple[str, bytes]]:
@@ -35,9 +48,14 @@ def page_example(name: str) -> list[tuple[str, bytes]]:
     return frames
 
 
+# The page's shoe speaks 1.2 (it has nothing of 1.3's to say) to a 1.3 host: §6's interworking.
+SHOE_PROTOCOL = (1, 2)
+
+
 def host_and_shoe() -> tuple[Link, Link]:
     host = Link(Hello(DeviceKind.HOST, boot_id=0x1A2B3C4D, serial="tablectl"))
-    shoe = Link(Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042", firmware=(1, 2, 0)))
+    shoe = Link(Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042", firmware=(1, 2, 0),
+                      protocol=SHOE_PROTOCOL))
     return host, shoe
 
 
@@ -48,8 +66,8 @@ def keyed_host_and_shoe() -> tuple[Link, Link]:
     """§8.9: the same two, with the key 00..1F and fixed nonces (normally random)."""
     host = Link(Hello(DeviceKind.HOST, boot_id=0x1A2B3C4D, serial="tablectl"), key=EXAMPLE_KEY,
                 nonces=lambda: 0x11223344)
-    shoe = Link(Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042", firmware=(1, 2, 0)),
-                key=EXAMPLE_KEY, nonces=lambda: 0x55667788)
+    shoe = Link(Hello(DeviceKind.SHOE, boot_id=0x0BADCAFE, serial="SHOE-0042", firmware=(1, 2, 0),
+                      protocol=SHOE_PROTOCOL), key=EXAMPLE_KEY, nonces=lambda: 0x55667788)
     return host, shoe
 
 
@@ -122,7 +140,7 @@ def test_the_keyed_examples_named_values_are_the_links():
 def test_the_hello_payload_table_matches_the_encoding():
     hello = Hello(DeviceKind.SHOE, boot_id=0x44332211, serial="AB", firmware=(7, 8, 9), reply_requested=True)
     payload = hello.encode()
-    assert payload[0] == 1 and payload[1:3] == bytes([1, 2]) and payload[3:6] == bytes([7, 8, 9])
+    assert payload[0] == 1 and payload[1:3] == bytes([1, 3]) and payload[3:6] == bytes([7, 8, 9])
     assert payload[6:10] == bytes([0x11, 0x22, 0x33, 0x44]) and payload[10] == 0x01
     assert payload[11] == 2 and payload[12:] == b"AB"
     text = PAGE.read_text(encoding="utf-8")
@@ -203,3 +221,83 @@ def test_the_kept_card_example_is_what_a_restarted_host_and_a_1_2_shoe_exchange(
     before, after = kept_card()
     assert page_example("kept-card-before") == before
     assert page_example("kept-card-after") == after
+
+
+# ---------------------------------------------------------------- §10, the bet sensor
+
+BETS_LAYOUT = (BetSpace(0, 1, "standard"), BetSpace(1, 1, "fortune_bonus"))
+HOUSE_CHIPS = (Chip(bytes.fromhex("047B0000000001"), 2500), Chip(bytes.fromhex("047B0000000002"), 500))
+FOREIGN_CHIP = Chip(bytes.fromhex("08A1B2C3D4E5F6"), 10_000)
+
+
+def host_and_bets(key: bytes | None = None) -> tuple[Link, Link]:
+    """§10.5: the host and a 1.3 bet sensor of one Pai Gow spot (fixed nonces with a key)."""
+    host = Link(Hello(DeviceKind.HOST, boot_id=0x1A2B3C4D, serial="tablectl"), key=key, nonces=lambda: 0x11223344)
+    bets = Link(Hello(DeviceKind.BETS, boot_id=0x5EA7C0DE, serial="BETS-0007", firmware=(1, 0, 0)),
+                key=key, nonces=lambda: 0x55667788)
+    return host, bets
+
+
+def bets_session(host: Link, bets: Link) -> list[tuple[str, bytes]]:
+    """The §10.5 session: the layout and both spaces at the start, two house chips on space 0,
+    the host asks for space 1 (a foreign chip lies there now) and for a space that is not."""
+    wire: list[tuple[str, bytes]] = []
+    heard: list = []
+
+    def move(sender: str, src: Link, dst: Link) -> None:
+        frames = src.outgoing_frames()
+        wire.extend((sender, frame) for frame in frames)
+        events = dst.receive(b"".join(frames), 0.0)
+        if sender == "bets":
+            heard.extend(e.msg for e in events if isinstance(e, Delivered))
+        else:
+            for event in events:
+                if isinstance(event, Delivered) and isinstance(event.msg, SpaceQuery):
+                    if event.msg.space == 1:
+                        bets.send(Space(1, 1, 9_000, (FOREIGN_CHIP,)), 0.0)
+                    else:
+                        bets.send(Error(ErrorCode.BAD_SPACE, "space 7 does not exist (0-1)"), 0.0)
+
+    host.start(0.0)
+    move("host", host, bets)
+    move("bets", bets, host)
+    host.send(StatusQuery(), 0.0)
+    move("host", host, bets)
+    for msg in (Layout(BETS_LAYOUT), Space(0, 0, 8_000), Space(1, 0, 8_000)):
+        bets.send(msg, 0.0)  # the answer to STATUS_QUERY
+    move("bets", bets, host)
+    move("host", host, bets)
+    bets.send(Space(0, 1, 8_500, HOUSE_CHIPS), 0.0)
+    move("bets", bets, host)
+    move("host", host, bets)
+    host.send(SpaceQuery(1), 0.0)
+    move("host", host, bets)
+    move("bets", bets, host)
+    move("host", host, bets)
+    host.send(SpaceQuery(7), 0.0)
+    move("host", host, bets)
+    move("bets", bets, host)
+    move("host", host, bets)
+    assert heard == [Layout(BETS_LAYOUT), Space(0, 0, 8_000), Space(1, 0, 8_000), Space(0, 1, 8_500, HOUSE_CHIPS),
+                     Space(1, 1, 9_000, (FOREIGN_CHIP,)), Error(ErrorCode.BAD_SPACE, "space 7 does not exist (0-1)")]
+    return wire
+
+
+def test_the_bet_sensor_example_is_what_two_links_exchange():
+    assert page_example("bets") == bets_session(*host_and_bets())
+
+
+def test_the_keyed_bet_sensor_example_is_what_two_keyed_links_exchange():
+    assert page_example("keyed-bets") == bets_session(*host_and_bets(EXAMPLE_KEY))
+
+
+def test_the_bet_payload_tables_match_the_encoding():
+    """§10.2-10.4's offsets, on the example's own messages."""
+    layout = pack(Layout(BETS_LAYOUT))[1]
+    assert layout[:3] == bytes([0, 0, 2]) and layout[3:6] == bytes([0, 1, 8]) and layout[6:14] == b"standard"
+    space = pack(Space(0, 1, 8_500, HOUSE_CHIPS))[1]
+    assert space[:12] == bytes([0, 0, 0, 1, 0, 0, 0, 0x34, 0x21, 0, 0, 2])
+    assert space[12:24] == bytes([7]) + HOUSE_CHIPS[0].uid + (2500).to_bytes(4, "little")
+    text = PAGE.read_text(encoding="utf-8")
+    for phrase in ("12 + the chips' bytes", "3 + the spaces' bytes", "at most 128 chips", "0xFF: every space"):
+        assert phrase in text, phrase

@@ -47,6 +47,7 @@ def assert_no_complaints_about_our_rules(run):
         ("ttyUSB0", "0002", "SHOE0001", "shoe"),
         ("ttyACM0", "0003", "PANEL0001", "panel"),
         ("ttyUSB1", "0004", "LIGHTS0001", "lights"),
+        ("ttyACM1", "0005", "BETS0001", "bets"),
     ],
 )
 def test_usb_serial_device_gets_its_stable_name(tmp_path, gid, kernel, pid, serial, role):
@@ -80,6 +81,7 @@ def test_raw_usb_shoe_interface_is_left_alone(tmp_path, gid):
         ("1209", "0002", "SHOE0002"),  # right model, another unit: the serial number decides
         ("1209", "0003", "SHOE0001"),  # the shoe's serial on the panel's product ID
         ("0403", "6001", "SHOE0001"),  # a plain FTDI cable
+        ("1209", "0005", "BETS0002"),  # another bet sensor
     ],
 )
 def test_other_devices_get_nothing(tmp_path, gid, vid, pid, serial):

@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DEVICES = ROOT / "udev/69-tablectl-devices.rules"
 ACTIONS = ROOT / "udev/70-tablectl.rules"
-ROLES = {"shoe", "panel", "lights"}
+ROLES = {"shoe", "panel", "lights", "bets"}
 
 MATCH_KEYS = {"ACTION", "SUBSYSTEM", "KERNEL", "ENV", "ATTR", "ATTRS", "DRIVERS", "SUBSYSTEMS"}
 ASSIGN_KEYS = {"ENV", "SYMLINK", "GROUP", "MODE", "TAG", "GOTO", "LABEL", "OWNER"}
@@ -57,12 +57,12 @@ def test_each_device_line_names_vid_pid_serial_and_one_role():
         assert matches[(attr, "serial")]
         assert len(sets) == 1 and sets[0] in ROLES
         roles.append(sets[0])
-    assert sorted(roles) == ["lights", "panel", "shoe", "shoe"]  # the shoe: USB-serial or raw USB
+    assert sorted(roles) == ["bets", "lights", "panel", "shoe", "shoe"]  # the shoe: USB-serial or raw USB
 
 
 def test_only_devices_with_a_role_get_a_name_group_and_device_unit():
     parsed = rules(ACTIONS)
-    guard = [rule for rule in parsed if ("ENV", "TABLECTL_ROLE", "!=", "shoe|panel|lights") in rule]
+    guard = [rule for rule in parsed if ("ENV", "TABLECTL_ROLE", "!=", "shoe|panel|lights|bets") in rule]
     assert guard and ("GOTO", None, "=", "tablectl_end") in guard[0]
     acting = [rule for rule in parsed if any(key == "SYMLINK" for key, *_ in rule)]
     assert acting == [[

@@ -11,7 +11,7 @@ from drivers import events as ev
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Hello
 
-HELLO = Hello(DeviceKind.SHOE, boot_id=7, serial="SIM-SHOE-1", firmware=(1, 2, 3))
+HELLO = Hello(DeviceKind.SHOE, boot_id=7, serial="SIM-SHOE-1", firmware=(1, 2, 3), protocol=(1, 2))
 
 
 def shoe(cls, **fields):
