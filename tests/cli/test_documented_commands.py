@@ -50,6 +50,14 @@ def _script_takes_its_options(line: str) -> bool:
                                     for word in words[2:] if word.startswith("--"))
 
 
+def _module_takes_its_options(line: str) -> bool:
+    """`python3 -m PACKAGE.MODULE --option ...`: the module is there and has every --option."""
+    words = line.split("#")[0].split()
+    module = ROOT.joinpath(*words[2].split(".")).with_suffix(".py")
+    return module.is_file() and all(f'"{word.split("=")[0]}"' in module.read_text(encoding="utf-8")
+                                    for word in words[3:] if word.startswith("--"))
+
+
 def _names_a_command(line: str) -> bool:
     """Each `tablectl COMMAND` the line runs (first, after sudo, or after a pipe) is a command."""
     return all(word in COMMANDS for word in re.findall(r"(?:^|[|;&]\s*|sudo (?:-u \S+ )?)tablectl (\S+)", line))
@@ -73,6 +81,8 @@ NOT_RUN_HERE = [
      "devices that run until stopped, each in a terminal of its own (simulators.md's walk-through runs them)",
      _names_a_command),
     ("*", r"^tablectl .*\[--", "a synopsis ([optional] options, a|b choices)", _names_a_command),
+    ("hil.md", r"^python3 -m simulation\.kill_soak ", "a soak of the daemon killed while dealing, 25 minutes to hours",
+     _module_takes_its_options),
 ]
 
 
