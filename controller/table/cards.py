@@ -1,14 +1,16 @@
 """Cards from the shoe: decode each card, count it out of the shoe, let the draw counter judge
-it (local ruling L4), route it to the burn, the round, a hold, or an irregularity, and show it
-to the shoe's integrity checks (local ruling L7)."""
+it (local ruling L4), decide its one verdict (controller.table.verdicts: dealt, waiting in a
+hold, irregular, burnt, or the void round's), which the round in play applies, and show it to
+the shoe's integrity checks (local ruling L7). Each rule that decides a verdict is one function
+here, and decides without changing anything."""
 from __future__ import annotations
 
-from controller.journal.kinds import RecordKind as R
-from controller.journal.kinds import ShoeEvent
 from controller.table import inputs as i
 from controller.table import machine as m
+from controller.table import verdicts as v
+from controller.table.arrival import Arrival
 from controller.table.draw_counter import DrawCounter, Unheard, Unproven
-from controller.table.holds import Arrival, Holding, device_lost_void
+from controller.table.holds import Holding, device_lost_void
 from controller.table.integrity import ShoeIntegrity
 from controller.table.link import ShoeLink
 from controller.table.output import Out
@@ -42,10 +44,7 @@ class CardFlow:
         arrival = self._arrive(inp)
         was_open = self.round.is_open()
         self._judge_counter(out, arrival)
-        if was_open and self.round.state == m.VOID:  # the counter already voided the round: this card is its evidence
-            self._record(out, arrival, "after_void")
-        else:
-            self._route(out, arrival)
+        self.round.apply(out, self.judge(arrival, voided_now=was_open and self.round.state == m.VOID))
         if in_shoe:  # after the card's own record: an alarm cites the card that raised it
             rnd = self.round
             self.integrity.on_card(out, arrival.card, arrival.draw_counter,
@@ -85,9 +84,9 @@ class CardFlow:
     def went_back(self, out: Out, last: int | None, now: int | None) -> None:
         """The counter went back (a reboot nobody announced, a shoe that lost its count) with
         a round in play: nothing proves its order (L4)."""
-        self.round.irregular(out, device_lost_void(self.game),
-                             f"the shoe's draw counter went from {last} to {now}: "
-                             "nothing proves that no card was missed or reordered")
+        self.round.apply(out, v.Irregularity(device_lost_void(self.game),
+                                             f"the shoe's draw counter went from {last} to {now}: "
+                                             "nothing proves that no card was missed or reordered"))
 
     def prove(self, out: Out, now: int | None, via: str) -> None:
         """The shoe is heard again and its counter stands at `now`. A counter that cannot prove
@@ -101,8 +100,8 @@ class CardFlow:
                 last = verdict.last
                 what = "cannot say its draw counter" if now is None else (
                     "had no draw counter before" if last is None else f"counts {now}, below the last card heard ({last})")
-                self.round.irregular(out, device_lost_void(self.game),
-                                     f"{via}, but the shoe {what}: nothing proves that no card was missed (local ruling L4)")
+                self.round.apply(out, v.Irregularity(device_lost_void(self.game), f"{via}, but the shoe {what}: "
+                                                     "nothing proves that no card was missed (local ruling L4)"))
             self.counter.stands_at(now)  # None: unknown until the next card says
             return
         if self.round.state == m.HELD and self.holds.waits_for("counter"):
@@ -135,18 +134,19 @@ class CardFlow:
             self.counter.stands_at(self.counter.last + count)
         shoe = self.shoe.brief()
         if state == m.HELD:  # as cards heard now would: they wait in the hold, each judged at its turn
-            self.round.join_hold(out, rule, f"{detail}: they wait in the hold, each judged at its turn as if heard",
-                                 evidence, [Arrival.missing(how) for _ in range(count)], shoe)
+            self.round.apply(out, v.JoinHold(rule, f"{detail}: they wait in the hold, each judged at its turn as if heard",
+                                             evidence, tuple(Arrival.missing(how) for _ in range(count)), shoe))
             return
         keyed = count if (kind is K.MISSING_CARD and state in self.round.card_phases) else 0
-        placeholders = [Arrival.missing(how) for _ in range(keyed)]
-        self.round.irregular(out, rule, detail, evidence, pending=placeholders, keyed=keyed, shoe_state=shoe)
+        placeholders = tuple(Arrival.missing(how) for _ in range(keyed))
+        self.round.apply(out, v.Irregularity(rule, detail, evidence, pending=placeholders, keyed=keyed,
+                                             shoe_state=shoe))
 
     def _missed_rule(self, how: str, kind: K) -> IrregularityRule:
         """A card missed while the shoe was unheard is judged as if heard, citing ruling 24."""
         return self.game.unheard_rule(kind) if how == "unheard" else self.game.rule(kind)
 
-    # ------------------------------------------------------------ routing
+    # ------------------------------------------------------------ the verdict on a card
 
     def drain(self, out: Out, arrivals: list[Arrival]) -> None:
         """Deal the cards that waited in a hold, in the order they left the shoe."""
@@ -155,86 +155,90 @@ class CardFlow:
                 return
             if self.round.state in m.ROUND_CLOSED:  # voided on the way: the rest are the void round's
                 for rest in arrivals[n:]:
-                    if rest.missed is None:  # a missed card never had a card record: none now either
-                        self._record(out, rest, "after_void")
+                    self.round.apply(out, v.Ignore(rest))
                 return
             self.holds.queued = arrivals[n + 1:]
             try:
-                self._route(out, arrival)
+                self.round.apply(out, self.judge(arrival))
             finally:
                 self.holds.queued = []
 
-    def _route(self, out: Out, a: Arrival) -> None:
+    def judge(self, a: Arrival, voided_now: bool = False) -> v.Verdict:
+        """What becomes of `a`, by where the round stands (docs/table.md, "What becomes of a
+        card"). `voided_now`: its own draw counter has just voided the round."""
         state = self.round.state
         if state in m.ROUND_CLOSED:
-            if self.shoe.burning and not a.replayed:
-                self._burn(out, a)
-            elif state == m.VOID and not a.foreign:
-                self._record(out, a, "after_void")  # the void round's cards still coming out
-            else:
-                self._outside(out, a)
-        elif state == m.HELD:
-            self.holds.held.pending.append(a)
-            self._record(out, a, "held")
-        elif state == m.BETTING:
-            self._record(out, a, "before_no_more_bets")
-            kind = K.FOREIGN_CARD if a.foreign else K.CARD_BEFORE_NO_MORE_BETS
-            self.round.irregular(out, self.game.rule(kind), a.foreign or
-                                 f"{a.label} came out before \"No more bets\"", self._evidence(a))
-        elif state in (m.AWAITING, m.RESULT) or not isinstance(step := self.round.current.step(), Deal):
-            self._extra(out, a)
-        else:
-            self._due(out, a, step)
+            return self._between_rounds(a, voided_now)
+        if state == m.HELD:
+            return v.Wait(a)
+        if state == m.BETTING:
+            return self._before_no_more_bets(a)
+        if state in (m.AWAITING, m.RESULT) or not isinstance(step := self.round.current.step(), Deal):
+            return self._extra(a)
+        return self._due(a, step)
 
-    def _extra(self, out: Out, a: Arrival) -> None:
+    def _between_rounds(self, a: Arrival, voided_now: bool) -> v.Verdict:
+        if voided_now:
+            return v.Ignore(a)  # the evidence of the void its counter caused, whatever the card
+        if self.shoe.burning and not a.replayed:
+            return self._burn(a)
+        if self.round.state == m.VOID and not a.foreign:
+            return v.Ignore(a)  # the void round's cards still coming out
+        return self._outside(a)
+
+    def _before_no_more_bets(self, a: Arrival) -> v.Irregularity:
+        kind = K.FOREIGN_CARD if a.foreign else K.CARD_BEFORE_NO_MORE_BETS
+        return v.Irregularity(self.game.rule(kind), a.foreign or f"{a.label} came out before \"No more bets\"",
+                              self._evidence(a), a, "before_no_more_bets")
+
+    def _extra(self, a: Arrival) -> v.Irregularity:
         why = "the round is complete" if self.round.state == m.RESULT else "the round awaits a decision, not a card"
         if a.missed is not None:
-            self.round.irregular(out, self._missed_rule(a.missed, K.EXTRA_CARD),
-                                 f"a card that left the shoe {a.how_missed} comes next, but {why}", self._evidence(a))
-            return
-        self._record(out, a, "extra")
+            return v.Irregularity(self._missed_rule(a.missed, K.EXTRA_CARD),
+                                  f"a card that left the shoe {a.how_missed} comes next, but {why}", self._evidence(a))
         kind = K.FOREIGN_CARD if a.foreign else K.EXTRA_CARD
-        self.round.irregular(out, self.game.rule(kind), a.foreign or f"{a.label} came out but {why}",
-                             self._evidence(a))
+        return v.Irregularity(self.game.rule(kind), a.foreign or f"{a.label} came out but {why}",
+                              self._evidence(a), a, "extra")
 
-    def _due(self, out: Out, a: Arrival, step: Deal) -> None:
+    def _due(self, a: Arrival, step: Deal) -> v.Verdict:
         """`a` is the card the game's next step (`step`) calls for."""
-        play = self.round.current
-        # The evidence (the round's cards so far) is built only for an irregular card: the
-        # round is unchanged until add_card succeeds, so it is the same as built up front.
-        if a.missed is not None:  # it left the shoe unseen while the round was held: missing where due
-            self.round.irregular(out, self._missed_rule(a.missed, K.MISSING_CARD),
-                                 f"card {len(play.state.cards) + 1} ({step.hand}) left the shoe {a.how_missed} "
-                                 "while the round was held: the supervisor keys it in", self._evidence(a, step),
-                                 pending=[a], keyed=1)
-        elif a.misread:
-            self._record(out, a, "misread", step)
-            self.round.irregular(out, self.game.rule(K.MISREAD),
-                                 f"card {len(play.state.cards) + 1} ({step.hand}) left the shoe unread",
-                                 self._evidence(a, step), pending=[a], keyed=1)
-        elif a.foreign:
-            self._record(out, a, "foreign", step)
-            self.round.irregular(out, self.game.rule(K.FOREIGN_CARD), a.foreign, self._evidence(a, step))
-        elif a.double_draw:
-            self._record(out, a, "double_draw", step)
-            when = "during the initial deal" if step.initial else "after the initial deal"
-            self.round.irregular(out, self.game.double_draw_rule(step.initial),
-                                 f"{a.text} came out together with another card {when}", self._evidence(a, step),
-                                 pending=[a])
-        else:
-            assert a.card is not None  # a card that was not read is misread, one not decoded foreign
-            try:
-                deal = play.add_card(a.card)
-            except Irregular as irr:
-                self._record(out, a, irr.rule.kind.value, step)
-                self.round.irregular(out, irr.rule, irr.detail, self._evidence(a, step))
-                return
-            record = self._record(out, a, "dealt", deal)
-            out.publish("card", **record)
-            self.round.advance(out)
+        if a.missed is not None:
+            return self._missed_where_due(a, a.missed, step)
+        if a.misread:
+            return self._misread(a, step)
+        if a.foreign:
+            return v.Irregularity(self.game.rule(K.FOREIGN_CARD), a.foreign, self._evidence(a, step), a, "foreign")
+        if a.double_draw:
+            return self._double_draw(a, step)
+        return self._dealt(a, step)
 
-    def _outside(self, out: Out, a: Arrival) -> None:
-        self._record(out, a, "outside")
+    def _missed_where_due(self, a: Arrival, how: str, step: Deal) -> v.Irregularity:
+        """It left the shoe unseen (`how`: "heard" or "unheard") while the round was held:
+        missing where due, judged as if heard (ruling 24)."""
+        return v.Irregularity(self._missed_rule(how, K.MISSING_CARD),
+                              f"card {self._number(step)} left the shoe {a.how_missed} while the round was held: "
+                              "the supervisor keys it in", self._evidence(a, step), pending=(a,), keyed=1)
+
+    def _misread(self, a: Arrival, step: Deal) -> v.Irregularity:
+        return v.Irregularity(self.game.rule(K.MISREAD), f"card {self._number(step)} left the shoe unread",
+                              self._evidence(a, step), a, "misread", pending=(a,), keyed=1)
+
+    def _double_draw(self, a: Arrival, step: Deal) -> v.Irregularity:
+        when = "during the initial deal" if step.initial else "after the initial deal"
+        return v.Irregularity(self.game.double_draw_rule(step.initial),
+                              f"{a.text} came out together with another card {when}", self._evidence(a, step),
+                              a, "double_draw", pending=(a,))
+
+    def _dealt(self, a: Arrival, step: Deal) -> v.Verdict:
+        """A card read and of this shoe: where the game deals it, unless the game finds it irregular."""
+        assert a.card is not None  # a card that was not read is misread, one not decoded foreign
+        try:
+            state, to = self.round.current.try_card(a.card)
+        except Irregular as irr:
+            return v.Irregularity(irr.rule, irr.detail, self._evidence(a, step), a, irr.rule.kind.value)
+        return v.Deal(a, to, state)
+
+    def _outside(self, a: Arrival) -> v.Irregularity:
         if a.foreign:
             rule, detail = self.game.rule(K.FOREIGN_CARD), a.foreign
         else:
@@ -242,20 +246,18 @@ class CardFlow:
             where = ("no shoe is declared (new_shoe)" if self.shoe.state == m.NO_SHOE
                      else f"no round is open ({self.round.state})")
             detail = f"{a.label} came out while {where}"
-        self.round.irregular(out, rule, detail, self._evidence(a))
+        return v.Irregularity(rule, detail, self._evidence(a), a, "outside")
 
-    def _burn(self, out: Out, a: Arrival) -> None:
-        self.shoe.burn(a.card if not a.foreign else None)
-        self._record(out, a, "burn")
-        if a.foreign:
-            self.round.irregular(out, self.game.rule(K.FOREIGN_CARD), f"burn card: {a.foreign}", self._evidence(a))
-        if self.shoe.burned == 1 and self.shoe.burn_remaining is None:
-            out.publish("attention", detail="the first burn card was not read: the supervisor keys it in "
-                                            "(reconstruct card=...)")
-        if self.shoe.state == m.IN_PLAY:
-            self.shoe.event(out, ShoeEvent.BURN_DONE, durable=True)
+    def _burn(self, a: Arrival) -> v.Burn:
+        if not a.foreign:
+            return v.Burn(a)
+        return v.Burn(a, v.Irregularity(self.game.rule(K.FOREIGN_CARD), f"burn card: {a.foreign}", self._evidence(a)))
 
-    # ------------------------------------------------------------ records
+    # ------------------------------------------------------------ evidence
+
+    def _number(self, step: Deal) -> str:
+        """The card due, for a message: "3 (banker)"."""
+        return f"{len(self.round.current.state.cards) + 1} ({step.hand})"
 
     def _evidence(self, a: Arrival, step: Deal | None = None) -> dict:
         evidence: dict[str, object] = {"card": a.to_json()}
@@ -264,18 +266,3 @@ class CardFlow:
         if self.round.play is not None:
             evidence["round_cards"] = self.round.play.cards_json()
         return evidence
-
-    def _record(self, out: Out, a: Arrival, status: str, deal: Deal | None = None) -> dict:
-        """One `card` journal record per card that left the shoe, and one more when a card that
-        waited in a hold, or was keyed in by the supervisor, is dealt (`reconstructed`: the
-        shoe counted it once already)."""
-        play = self.round.play
-        in_round = self.round.is_open() or status == "after_void"
-        record = {
-            "round": play.number if play is not None and in_round else None, **a.to_json(), "status": status,
-            "hand": deal.hand if deal is not None and status == "dealt" else None,
-            "position": deal.position if deal is not None and status == "dealt" else None,
-            "reconstructed": a.replayed, "keyed_in": a.keyed_in, "foreign": a.foreign, "shoe_state": self.shoe.brief(),
-        }
-        out.journal(R.CARD, record)
-        return record

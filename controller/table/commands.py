@@ -15,8 +15,9 @@ from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent as E
 from controller.table import inputs as i
 from controller.table import machine as m
+from controller.table.arrival import Arrival
 from controller.table.cards import CardFlow
-from controller.table.holds import Arrival, Holding, as_void
+from controller.table.holds import Holding, as_void
 from controller.table.integrity import ShoeIntegrity
 from controller.table.output import Out
 from controller.table.panel import Panel

@@ -2,8 +2,9 @@
 spots, the result on show, and what an irregularity does to the round (void, hold, refuse).
 
 Everything that happens to a round goes through here, so its record is written once: the
-card flow, the shoe's events and the commands report an irregularity with `irregular()`,
-which journals it and applies the game's consequence.
+card flow's verdict on every card is applied by `apply()` (controller.table.verdicts), and
+the shoe's events and the commands report an irregularity with `irregular()`, which journals
+it and applies the game's consequence.
 """
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from typing import Any
 from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent
 from controller.table import machine as m
+from controller.table import verdicts as v
+from controller.table.arrival import Arrival
 from controller.table.draw_counter import DrawCounter
-from controller.table.holds import Arrival, Hold, Holding, as_void, device_lost_void, hold_from_journal
+from controller.table.holds import Hold, Holding, as_void, device_lost_void, hold_from_journal
 from controller.table.integrity import ShoeIntegrity
 from controller.table.lamps import LampBoard
 from controller.table.link import ShoeLink
@@ -93,6 +96,11 @@ class RoundInPlay:
         self.last_rule: IrregularityRule | None = None  # the round's last irregularity (what a plain void cites)
         self.bet_outcomes: dict[str, str] = {}
         self.spot_outcomes: dict[int, dict[str, str]] = {}
+        # every verdict on a card, and the one function that applies it
+        self.appliers: dict[type, Callable[[Out, Any], None]] = {
+            v.Deal: self._deal, v.Wait: self._wait, v.Irregularity: self._irregularity,
+            v.JoinHold: self._join_hold, v.Burn: self._burn, v.Ignore: self._ignore,
+        }
 
     def fire(self, trigger: str) -> None:
         """Move the round by `trigger`: set directly when it has no guard (machine.moves),
@@ -191,23 +199,74 @@ class RoundInPlay:
             self.notes.append(record)
         return record["consequence"]
 
-    def join_hold(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict,
-                  arrivals: list[Arrival], shoe_state: Mapping) -> None:
-        """Cards the draw counter shows left the shoe unseen while the round is held (`rule`,
-        ruling 24 if the shoe was unheard): as cards heard now, they wait in the hold, and each
-        is judged at its turn when the hold is resolved. The record carries the hold as it now
-        stands."""
+    # ------------------------------------------------------------ a card's verdict
+
+    def apply(self, out: Out, verdict: v.Verdict) -> None:
+        """What the card flow decided becomes of a card (controller.table.verdicts)."""
+        self.appliers[type(verdict)](out, verdict)
+
+    def _deal(self, out: Out, verdict: v.Deal) -> None:
+        self.current.take(verdict.state)
+        record = self.record_card(out, verdict.card, "dealt", verdict.to)
+        out.publish("card", **record)
+        self.advance(out)
+
+    def _wait(self, out: Out, verdict: v.Wait) -> None:
+        self.holds.held.pending.append(verdict.card)
+        self.record_card(out, verdict.card, "held")
+
+    def _irregularity(self, out: Out, verdict: v.Irregularity) -> None:
+        if verdict.card is not None and verdict.status is not None:
+            self.record_card(out, verdict.card, verdict.status)
+        self.irregular(out, verdict.rule, verdict.detail, verdict.evidence, pending=verdict.pending,
+                       keyed=verdict.keyed, shoe_state=verdict.shoe_state)
+
+    def _join_hold(self, out: Out, verdict: v.JoinHold) -> None:
+        """Cards the draw counter shows left the shoe unseen while the round is held (ruling 24
+        if the shoe was unheard): as cards heard now, they wait in the hold, and each is judged
+        at its turn when the hold is resolved. The record carries the hold as it now stands."""
         hold = self.holds.held
-        hold.pending.extend(arrivals)
+        hold.pending.extend(verdict.cards)
         record: dict[str, Any] = {
-            "round": self.current.number, "kind": rule.kind.value, "clause": rule.clause, "consequence": "hold",
-            "detail": detail, "evidence": evidence, "state": self.state, "hold": hold.to_journal(),
-            "shoe_state": shoe_state,
+            "round": self.current.number, "kind": verdict.rule.kind.value, "clause": verdict.rule.clause,
+            "consequence": "hold", "detail": verdict.detail, "evidence": verdict.evidence, "state": self.state,
+            "hold": hold.to_journal(), "shoe_state": verdict.shoe_state,
         }
         out.journal(R.IRREGULARITY, record)
         out.publish("irregularity", **record)
         self.current.irregularities.append(record)
         out.publish("held", round=self.current.number, **hold.to_json())
+
+    def _burn(self, out: Out, verdict: v.Burn) -> None:
+        card = verdict.card
+        self.shoe.burn(card.card if not card.foreign else None)
+        self.record_card(out, card, "burn")
+        if verdict.foreign is not None:
+            self.apply(out, verdict.foreign)
+        if self.shoe.burned == 1 and self.shoe.burn_remaining is None:
+            out.publish("attention", detail="the first burn card was not read: the supervisor keys it in "
+                                            "(reconstruct card=...)")
+        if self.shoe.state == m.IN_PLAY:
+            self.shoe.event(out, ShoeEvent.BURN_DONE, durable=True)
+
+    def _ignore(self, out: Out, verdict: v.Ignore) -> None:
+        if verdict.card.missed is None:  # a missed card never had a card record: none now either
+            self.record_card(out, verdict.card, "after_void")
+
+    def record_card(self, out: Out, a: Arrival, status: str, deal: Deal | None = None) -> dict:
+        """One `card` journal record per card that left the shoe, and one more when a card that
+        waited in a hold, or was keyed in by the supervisor, is dealt (`reconstructed`: the
+        shoe counted it once already)."""
+        play = self.play
+        in_round = self.is_open() or status == "after_void"
+        record = {
+            "round": play.number if play is not None and in_round else None, **a.to_json(), "status": status,
+            "hand": deal.hand if deal is not None else None,
+            "position": deal.position if deal is not None else None,
+            "reconstructed": a.replayed, "keyed_in": a.keyed_in, "foreign": a.foreign, "shoe_state": self.shoe.brief(),
+        }
+        out.journal(R.CARD, record)
+        return record
 
     def table_evidence(self) -> dict:
         """For an irregularity no card carries (door, shoe removed or empty, timer, link): what

@@ -28,9 +28,20 @@ class RoundPlay:
 
     def add_card(self, card: Card) -> Deal:
         """Deal `card` where the game says; raises Irregular. Returns where it went."""
+        state, deal = self.try_card(card)
+        self.take(state)
+        return deal
+
+    def try_card(self, card: Card) -> tuple[RoundState, Deal]:
+        """The round once `card` is dealt, and where it goes, leaving the round as it is;
+        raises Irregular."""
         step = self.step()
-        self.state, self._step = self.game.with_card(self.state, card), None
-        return step if isinstance(step, Deal) else self.state.dealt_to[-1]
+        state = self.game.with_card(self.state, card)
+        return state, step if isinstance(step, Deal) else state.dealt_to[-1]
+
+    def take(self, state: RoundState) -> None:
+        """The round is now `state` (from `try_card`)."""
+        self.state, self._step = state, None
 
     def add_decision(self, spot: int, decision: str) -> None:
         self.state, self._step = self.game.with_decision(self.state, spot, decision), None
