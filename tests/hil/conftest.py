@@ -4,7 +4,6 @@ teardown and must be gone; a test that leaves one running fails."""
 from __future__ import annotations
 
 import pytest
-from hil_matrix import RigPool
 
 from simulation.rig import Rig
 
@@ -29,51 +28,29 @@ def start_rig():
 
 
 # ---------------------------------------------------------------- the matrix (tests/hil/test_hil_matrix_*.py)
-@pytest.fixture(scope="session")
-def rig_pools():
-    """The matrix's RigPools (hil_matrix.RigPool) by RIG_OPTIONS; whatever is left is stopped at
-    the end, and everything they started must be gone."""
-    pools: dict[str, RigPool] = {}
-    yield pools
-    alive = [name for pool in pools.values() for name in pool.close()]
-    assert not alive, f"still running after the rig stopped: {alive}"
-
-
-def _pool_key(module) -> str:
-    return repr(sorted(getattr(module, "RIG_OPTIONS", {}).items()))
-
-
 @pytest.fixture(scope="module")
-def rig_pool(request, rig_pools):
-    """One rig per game shared by every matrix module with this module's RIG_OPTIONS (a daemon
-    and three simulators started once, not once per module); stopped after the last module
-    that uses it, and everything it started must be gone."""
-    key = _pool_key(request.module)
-    pool = rig_pools.get(key) or rig_pools.setdefault(key, RigPool(**getattr(request.module, "RIG_OPTIONS", {})))
+def rig_pool(request):
+    """One rig per game for the whole module (hil_matrix.RigPool), options from the module's
+    RIG_OPTIONS; everything it started must be gone at the end."""
+    from hil_matrix import RigPool
+
+    pool = RigPool(**getattr(request.module, "RIG_OPTIONS", {}))
     yield pool
-    if not any(_pool_key(item.module) == key for item in _items_after(request) if "rig_pool" in getattr(item, "fixturenames", ())):
-        alive = rig_pools.pop(key).close()
-        assert not alive, f"still running after the rig stopped: {alive}"
-
-
-def _items_after(request) -> list[pytest.Item]:
-    """The tests that run after this module's."""
-    items = request.session.items
-    mine = [n for n, item in enumerate(items) if getattr(item, "module", None) is request.module]
-    return items[max(mine) + 1:] if mine else []
+    alive = pool.close()
+    assert not alive, f"still running after the rig stopped: {alive}"
 
 
 @pytest.fixture
 def table(rig_pool, game):
-    """The pool's rig for `game` (parametrize `game` with scope="module"), with no round in
+    """The module's rig for `game` (parametrize `game` with scope="module"), with no round in
     progress: a rig left mid-round or dead by a failed test is replaced."""
     return rig_pool.ready(game)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """Within each matrix module, run the tests grouped by game, in GAMES order (stable): one
-    game's rig serves its tests in a row; nothing else moves."""
+    """Within each matrix module, run the tests grouped by game, in GAMES order (stable), so
+    that each game's rig starts once per module; nothing else moves."""
     from hil_matrix import GAMES
 
     order = {game: n for n, game in enumerate(GAMES)}

@@ -85,25 +85,25 @@ def lit(board: dict[str, str]) -> dict[str, str]:
     return {name: pattern for name, pattern in board.items() if pattern != "off"}
 
 
-# ------------------------------------------------------------------ one rig per game, shared by the matrix modules
+# ------------------------------------------------------------------ one rig per game per module
 class RigPool:
-    """One rig per game, started when first asked for and reused, by every matrix module with
-    the same RIG_OPTIONS (tests/hil/conftest.py), while each test leaves its table with no
-    round in progress. A rig found dead or mid-round (a failed test) is replaced, so one
-    failure does not spread."""
+    """A module's rigs: one per game, started when first asked for, reused while each test
+    leaves its table with no round in progress. Only one runs at a time (the matrix is
+    parametrized with scope="module", so pytest runs one game's tests together). A rig found
+    dead or mid-round (a failed test) is replaced, so one failure does not spread."""
 
     def __init__(self, **options) -> None:
         self.options = options
-        self.rigs: dict[str, Rig] = {}
+        self.rig: Rig | None = None
         self.stopped: list[Rig] = []
 
     def ready(self, game: str) -> Rig:
-        rig = self.rigs.get(game)
-        if rig is not None and not self._healthy(rig):
-            self._stop(game)
+        rig = self.rig
+        if rig is not None and (rig.game != game or not self._healthy(rig)):
+            self._stop()
             rig = None
         if rig is None:
-            rig = self.rigs[game] = Rig(game, seed=SEEDS[game], **self.options)
+            rig = self.rig = Rig(game, seed=SEEDS[game], **self.options)
             rig.start()
         if not rig.deck_per_round:
             shoe = rig.status()["shoe"]
@@ -123,15 +123,15 @@ class RigPool:
         return (status["state"] in ROUND_CLOSED and not status["supervisor_key"] and not status["door_open"]
                 and status["link_up"] and shoe["plugged"] and shoe["present"] and not shoe["next_draw_faults"])
 
-    def _stop(self, game: str) -> None:
-        rig = self.rigs.pop(game)
-        rig.stop()
-        self.stopped.append(rig)
+    def _stop(self) -> None:
+        if self.rig is not None:
+            self.rig.stop()
+            self.stopped.append(self.rig)
+            self.rig = None
 
     def close(self) -> list[str]:
-        """Stop every rig; returns what is still running (must be nothing)."""
-        for game in list(self.rigs):
-            self._stop(game)
+        """Stop the rig; returns what is still running (must be nothing)."""
+        self._stop()
         alive = []
         for rig in self.stopped:
             children = [sim.child for sim in rig.sims.values()] + ([rig.daemon.child] if rig.daemon else [])
