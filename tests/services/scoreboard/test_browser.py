@@ -24,9 +24,18 @@ pytestmark = [
 ]
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the module (each start costs seconds of CPU); each test opens
+    its own board in it, on its own port: nothing of one board's page stays for the next."""
+    driver = chromium()
+    yield driver
+    close_browser(driver)
+
+
 @pytest.fixture
-def table(tmp_path):
-    """start(game, **rig options) -> (rig, scoreboard process, browser on the board)."""
+def table(tmp_path, browser):
+    """start(game, **rig options) -> (rig, scoreboard process, the browser on the board)."""
     started = []
 
     def start(game: str = "fortune6", **options):
@@ -34,20 +43,17 @@ def table(tmp_path):
         started.append(rig)
         board = ScoreboardProcess(rig.config_path, directory=tmp_path)
         started.append(board)
-        browser = chromium()
-        started.append(browser)
         browser.get(board.url)
         wait_until(lambda: browser.execute_script("return document.body.dataset.link") == "online", "the board online")
         return rig, board, browser
 
     yield start
+    browser.get("about:blank")  # the page lets go of the board before the board stops
     for thing in reversed(started):
         if isinstance(thing, Rig):
             thing.stop()
-        elif isinstance(thing, ScoreboardProcess):
-            assert thing.stop() == 0, thing.output()
         else:
-            close_browser(thing)
+            assert thing.stop() == 0, thing.output()
 
 
 def shown(browser, selector: str) -> str:
