@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.journal import RecordKind
 from controller.table import UnknownButton, command_for_button
 from controller.table import inputs as i
 from drivers import events as ev
@@ -29,9 +30,11 @@ from firmware_bridge.messages import Hello
 
 @dataclass
 class Translation:
-    record: dict  # the `device` journal record
+    record: dict  # the `device` journal record (`tamper` for a frame that failed authentication)
     inputs: list = field(default_factory=list)  # table inputs, in order
     problem: str | None = None  # the event cannot become an input (an unknown button): an `error` record
+    kind: str = RecordKind.DEVICE
+    button: int | None = None  # the panel's button: the answer to its command is published
 
 
 def _plain(value):
@@ -78,6 +81,7 @@ class Translator:
         self.table = table  # read for the start-up baseline (door, key, cut card)
         self.pending_session: str | None = None  # "connected" / "restored" / "rebooted"
         self.first_status = True  # none heard since start-up
+        self.last_draw_counter: int | None = None  # the shoe's counter on the last card translated
         # (device, event type) -> its handler; an event without one is journaled only
         self.handlers: dict[tuple[str, type], Callable[[Any, Translation], None]] = {
             ("shoe", ev.CardDrawn): self._card_drawn,
@@ -86,6 +90,8 @@ class Translator:
             ("shoe", ev.DeviceRebooted): self._rebooted,
             ("shoe", ev.LinkLost): self._link_lost,
             ("shoe", ev.FrameTampered): self._tampered,
+            ("panel", ev.FrameTampered): self._tampered,
+            ("lights", ev.FrameTampered): self._tampered,
             ("shoe", ev.ShoeStatusChanged): self._shoe_status,
             ("panel", ev.ButtonPressed): self._button_pressed,
             ("panel", ev.KeyTurned): self._key_turned,
@@ -101,6 +107,7 @@ class Translator:
 
     # ------------------------------------------------------------ shoe
     def _card_drawn(self, e: ev.CardDrawn, out: Translation) -> None:
+        self.last_draw_counter = e.draw_counter
         out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
 
     # a session comes up: its first status carries the proof (module docstring)
@@ -119,7 +126,8 @@ class Translator:
 
     def _tampered(self, e: ev.FrameTampered, out: Translation) -> None:
         """Local ruling L8: two frames for one SEQ, one of them a card: the card dealt may be forged."""
-        if e.disputed is not None and "CARD" in (e.disputed["taken"]["type"], e.disputed["repeat"]["type"]):
+        out.kind = RecordKind.TAMPER  # never delivered, on record
+        if e.device == "shoe" and e.disputed is not None and "CARD" in (e.disputed["taken"]["type"], e.disputed["repeat"]["type"]):
             out.inputs.append(i.CardDisputed(e.detail, e.disputed))
 
     def _shoe_status(self, e: ev.ShoeStatusChanged, out: Translation) -> None:
@@ -147,6 +155,8 @@ class Translator:
 
     # ------------------------------------------------------------ panel
     def _button_pressed(self, e: ev.ButtonPressed, out: Translation) -> None:
+        out.button = e.button
+        out.record["by"] = {"source": "panel", "button": e.button}  # who gave a command: the panel, by its button
         try:
             command = command_for_button(self.game_key, e.button)
         except UnknownButton as error:
@@ -156,6 +166,7 @@ class Translator:
         out.inputs.append(command)
 
     def _key_turned(self, e: ev.KeyTurned, out: Translation) -> None:
+        out.record["by"] = {"source": "panel", "key": "on" if e.on else "off"}
         out.inputs.append(i.SupervisorKey(e.on))
 
     def _panel_state(self, e: ev.PanelState, out: Translation) -> None:
