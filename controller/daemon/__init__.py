@@ -10,8 +10,9 @@ journal and sd_notify.
     effects.py    the effects carried out, one handler per effect type; the table's timers
     supervisor.py READY=, STATUS=, WATCHDOG= while every part is alive (health.py)
     status_json.py the daemon's part of `tablectl status`
-    translate.py  driver events -> `device` records and table inputs
-    links.py      the device links, readiness, the STATUS= line
+    sessions.py   every device's session; driver events -> table inputs (one registry)
+    device_record.py  a driver event as its `device` record
+    status_line.py  the STATUS= line
     lamps_out.py  lamp pictures by name -> the lamp board
     timers.py     the table's timers (one reactor timer armed at the earliest)
     device_options.py  config -> the drivers' backoff and link timings

@@ -232,8 +232,8 @@ class TableDaemon:
         loop.health.watch("control socket", self.server.problem)
         for kind, driver in self.drivers.items():
             loop.health.watch(kind, driver.problem)
-            loop.links.watch(kind, driver)
-        for kind in loop.links.unauthenticated():  # a forged frame cannot be told from the device's
+            loop.sessions.watch(kind, driver)
+        for kind in loop.sessions.unauthenticated():  # a forged frame cannot be told from the device's
             log.warning("unauthenticated_device", device=kind,
                         fix=f"tablectl keys provision {kind}, program the key into the {kind} and name it in [keys]")
         check_descriptor_limit(config.control.max_clients)

@@ -1,4 +1,4 @@
-"""Inputs handled in memory, before their commit: a driver event (through the Translator) or
+"""Inputs handled in memory, before their commit: a driver event (through DeviceSessions) or
 a control request becomes table inputs, `Table.handle` gives their effects, and the input's
 own record (`device`, `tamper`, `command`, `timer_expired`) goes first among its records.
 
@@ -18,7 +18,7 @@ import structlog
 from controller.control import Request
 from controller.daemon.committer import Entry, Handled
 from controller.daemon.effects import Effects
-from controller.daemon.translate import Translator
+from controller.daemon.sessions import DeviceSessions
 from controller.journal import RecordKind
 from controller.table import Journal as JournalEffect
 from controller.table import Publish, Reply, Table, button_map
@@ -35,20 +35,17 @@ def input_json(inp: Any) -> dict[str, Any]:
 
 
 class Handling:
-    def __init__(self, table: Table, translator: Translator, effects: Effects, *,
-                 note_link: Callable[[ev.DeviceEvent], dict[str, Any] | None],
+    def __init__(self, table: Table, sessions: DeviceSessions, effects: Effects, *,
                  shoe_held: Callable[[], str | None], status: Callable[[], dict[str, Any]],
                  lag: Callable[[float], None]) -> None:
-        """note_link: the link change an event makes (published before its effects); shoe_held:
-        why no new shoe may be declared; status: the daemon's part of `tablectl status`; lag:
-        notes how long a driver event waited."""
-        self.table, self.translator, self.effects = table, translator, effects
-        self._note_link, self._shoe_held, self._status, self._lag = note_link, shoe_held, status, lag
+        """shoe_held: why no new shoe may be declared; status: the daemon's part of `tablectl
+        status`; lag: notes how long a driver event waited."""
+        self.table, self.sessions, self.effects = table, sessions, effects
+        self._shoe_held, self._status, self._lag = shoe_held, status, lag
 
     def device_event(self, event: ev.DeviceEvent, release: Callable[[], None] | None = None) -> Handled:
         self._lag(event.at)
-        link_change = self._note_link(event)
-        translation = self.translator.translate(event)
+        translation = self.sessions.translate(event)
         extra: list[Any] = []
         if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
             extra = [JournalEffect(RecordKind.ERROR, {"detail": translation.problem, "device": event.device}),
@@ -56,7 +53,7 @@ class Handling:
                               "ok": False, "message": translation.problem})]
             log.warning("button_refused", button=translation.button, reason=translation.problem)
         return self.inputs((translation.kind, translation.record), translation.inputs, extra=extra,
-                           reply=self._panel_reply(translation.button), before=link_change, release=release)
+                           reply=self._panel_reply(translation.button), before=translation.change, release=release)
 
     def request(self, request: Request) -> Handled | None:
         """A validated control-socket request (controller.control.Request)."""

@@ -31,14 +31,14 @@ from controller.daemon.handling import Handling
 from controller.daemon.health import Health
 from controller.daemon.inbox import Inbox, Stop
 from controller.daemon.lamps_out import LampOutput
-from controller.daemon.links import Links, status_line
+from controller.daemon.sessions import DeviceSessions
 from controller.daemon.status_json import daemon_info
+from controller.daemon.status_line import status_line
 from controller.daemon.supervisor import Supervisor
 from controller.daemon.timing import LoopTiming
-from controller.daemon.translate import Translator
 from controller.journal import Journal
 from controller.sdnotify import Notifier
-from controller.table import Table, lamp_ids
+from controller.table import Table
 from drivers import events as ev
 from drivers.reactor import Reactor
 
@@ -67,18 +67,18 @@ class EventLoop:
         self._stopped: str | None = None  # the reason, once a Stop was taken
         self._batch: list[Handled] | None = None  # inputs of the batch being taken, awaiting their commit
         self.timing = LoopTiming()
-        self.links = Links(lamps_used=frozenset(lamp_ids(table.game.key).values()))
+        self.sessions = DeviceSessions(table.game.key, table)
         self.supervisor = Supervisor(
             notifier, self.reactor, self.health, clock=clock, notes=lambda: [self.committer.note, self.journal_note],
-            line=lambda ready, note: status_line(table, self.links, ready, note),
-            can_be_ready=lambda: self.links.all_up_once, may_ping=lambda: not self.committer.locked,
+            line=lambda ready, note: status_line(table, self.sessions, ready, note),
+            can_be_ready=lambda: self.sessions.all_up_once, may_ping=lambda: not self.committer.locked,
             on_ready=self._on_ready)
         self.committer = Committer(journal, self.reactor, lamps, act=self._act, picture=lambda: table.snapshot()["lamps"],
                                    changed=self.supervisor.refresh, writable_again=self._writable_again,
                                    stopping=lambda: self.stop_requested is not None)
         self.table_timers = TableTimers(self.reactor, clock, lambda name: self.finish(self.handling.timer(name)))
         self.effects = Effects(lamps, self.table_timers, publish, self.committer.record)
-        self.handling = Handling(table, Translator(table.game.key, table), self.effects, note_link=self.links.note,
+        self.handling = Handling(table, self.sessions, self.effects,
                                  shoe_held=lambda: self.shoe_held, status=lambda: daemon_info(self, control_info, subscribers),
                                  lag=lambda at: self.timing.add("lag", self.reactor.now() - at))
         self.status = lambda: daemon_info(self, control_info, subscribers)

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 def daemon_info(loop: EventLoop, control_info: Callable[[], dict[str, Any]], subscribers: Callable[[], int]) -> dict[str, Any]:
     supervisor, committer, journal = loop.supervisor, loop.committer, loop.journal
     return {"ready": supervisor.ready, "pid": os.getpid(), "status": supervisor.line(),
-            "devices": loop.links.to_json(), "timers": loop.table_timers.timers.running(),
+            "devices": loop.sessions.to_json(), "timers": loop.table_timers.timers.running(),
             "journal": {"path": str(journal.path), "records": journal.head_seq,
                         "waiting": len(committer.blocked), "queued": len(loop.inbox), "full": committer.full,
                         "signing": loop.signing, "shoe_held": loop.shoe_held},
-            "last_draw_counter": loop.handling.translator.last_draw_counter, "subscribers": subscribers(),
+            "last_draw_counter": loop.table.shoe.last_counter, "subscribers": subscribers(),
             "control": control_info(), "log": output_state(), "alive": not supervisor.problems,
             "problems": supervisor.problems, "loop_us": loop.timing.to_json(),
             "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
