@@ -10,6 +10,7 @@ journal and sd_notify.
     effects.py    the effects carried out, one handler per effect type; the table's timers
     supervisor.py READY=, STATUS=, WATCHDOG= while every part is alive (health.py)
     status_json.py the daemon's part of `tablectl status`
+    journal_trust.py  who signs the journal, and what its background walk found
     sessions.py   every device's session; driver events -> table inputs (one registry)
     device_record.py  a driver event as its `device` record
     status_line.py  the STATUS= line

@@ -239,7 +239,7 @@ class TableDaemon:
         check_descriptor_limit(config.control.max_clients)
         if in_background and check.ok and signer is not None:
             self.walk = BackgroundWalk(config.journal.path, signer,
-                                       lambda report: self.reactor.call_soon_threadsafe(lambda: loop.journal_walked(report)))
+                                       lambda report: self.reactor.call_soon_threadsafe(lambda: loop.trust.walked(report)))
             self.walk.start()
         loop.refresh_status()
         return None

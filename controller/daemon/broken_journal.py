@@ -126,14 +126,20 @@ class BrokenJournal:
 
     # ------------------------------------------------------------ inputs
     def _device_event(self, event: ev.DeviceEvent) -> None:
-        if isinstance(event, (ev.KeyTurned, ev.PanelState)):
-            on = event.on if isinstance(event, ev.KeyTurned) else event.key_on
-            if on != self.key_on:
-                self.key_on = on
-                self._publish({"event": "supervisor_key", "on": on})
-        elif isinstance(event, ev.ButtonPressed):
-            self._publish({"event": "command", "source": "panel", "button": event.button, "command": None,
-                           "ok": False, "message": self.line, "by": {"source": "panel", "button": event.button}})
+        """Only the panel is heard: the key (the recovery needs it on) and a button, refused."""
+        heard = {ev.KeyTurned: lambda e: self._key(e.on), ev.PanelState: lambda e: self._key(e.key_on),
+                 ev.ButtonPressed: self._refuse_button}.get(type(event))
+        if heard is not None:
+            heard(event)
+
+    def _key(self, on: bool) -> None:
+        if on != self.key_on:
+            self.key_on = on
+            self._publish({"event": "supervisor_key", "on": on})
+
+    def _refuse_button(self, event: ev.ButtonPressed) -> None:
+        self._publish({"event": "command", "source": "panel", "button": event.button, "command": None,
+                       "ok": False, "message": self.line, "by": {"source": "panel", "button": event.button}})
 
     def _publish(self, event: dict) -> None:
         if self.server is not None:

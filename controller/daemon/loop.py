@@ -30,6 +30,7 @@ from controller.daemon.effects import Effects, TableTimers
 from controller.daemon.handling import Handling
 from controller.daemon.health import Health
 from controller.daemon.inbox import Inbox, Stop
+from controller.daemon.journal_trust import JournalTrust
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.sessions import DeviceSessions
 from controller.daemon.status_json import daemon_info
@@ -60,16 +61,15 @@ class EventLoop:
         self.inbox = inbox if inbox is not None else Inbox(Reactor())
         self.reactor = self.inbox.reactor
         self.health = health if health is not None else Health()
-        self.signing = signing if signing is not None else {}  # who signs the journal, its walk's state
-        self.journal_note = journal_note  # the journal's authenticity, when something is to be said
-        self.shoe_held: str | None = None  # why no new shoe may be declared: the journal failed its walk
+        self.trust = JournalTrust(str(journal.path), signing if signing is not None else {}, journal_note,
+                                  publish=publish, changed=lambda: self.supervisor.refresh())
         self.stop_requested: str | None = None
         self._stopped: str | None = None  # the reason, once a Stop was taken
         self._batch: list[Handled] | None = None  # inputs of the batch being taken, awaiting their commit
         self.timing = LoopTiming()
         self.sessions = DeviceSessions(table.game.key, table)
         self.supervisor = Supervisor(
-            notifier, self.reactor, self.health, clock=clock, notes=lambda: [self.committer.note, self.journal_note],
+            notifier, self.reactor, self.health, clock=clock, notes=lambda: [self.committer.note, self.trust.note],
             line=lambda ready, note: status_line(table, self.sessions, ready, note),
             can_be_ready=lambda: self.sessions.all_up_once, may_ping=lambda: not self.committer.locked,
             on_ready=self._on_ready)
@@ -78,10 +78,9 @@ class EventLoop:
                                    stopping=lambda: self.stop_requested is not None)
         self.table_timers = TableTimers(self.reactor, clock, lambda name: self.finish(self.handling.timer(name)))
         self.effects = Effects(lamps, self.table_timers, publish, self.committer.record)
-        self.handling = Handling(table, self.sessions, self.effects,
-                                 shoe_held=lambda: self.shoe_held, status=lambda: daemon_info(self, control_info, subscribers),
-                                 lag=lambda at: self.timing.add("lag", self.reactor.now() - at))
-        self.status = lambda: daemon_info(self, control_info, subscribers)
+        self.status: Callable[[], dict[str, Any]] = lambda: daemon_info(self, control_info, subscribers)
+        self.handling = Handling(table, self.sessions, self.effects, shoe_held=lambda: self.trust.shoe_held,
+                                 status=self.status, lag=lambda at: self.timing.add("lag", self.reactor.now() - at))
         self.intake: dict[type, Callable[[Any], Handled | None]] = {  # what the inbox holds -> handled
             Request: self.handling.request, ev.AckWhenDurable: lambda item: self.handling.device_event(item.event, item.release),
             ev.DeviceEvent: self.handling.device_event}
@@ -204,20 +203,3 @@ class EventLoop:
     def _on_ready(self, line: str) -> None:
         log.info("ready", status=line)
         self.publish({"event": "ready", "status": line})
-
-    def journal_walked(self, report: Any) -> None:
-        """The background walk of the whole journal answered (controller/daemon/journal_walk.py)."""
-        self.signing["walk"] = report.to_json()
-        if report.ok:
-            log.info("journal_verified", records=report.records, signed_seq=report.signed_seq)
-            return
-        at = "" if report.broken_seq is None else f" at record {report.broken_seq}"
-        self.shoe_held = (f"journal broken{at}: {report.reason} (last good record {report.head_seq}) · "
-                          "no new shoe: the supervisor starts a new chain (docs/journal.md, Recovery)")
-        self.journal_note = f"journal broken{at}: the next shoe is held"
-        log.critical("journal_broken", journal=str(self.journal.path), first_broken_record=report.broken_seq,
-                     problem=report.problem or "broken_chain", reason=report.reason, last_good_record=report.head_seq,
-                     consequence="the round and shoe in play finish; no new shoe")
-        self.publish({"event": "journal_broken", "first_broken_record": report.broken_seq, "reason": report.reason,
-                      "last_good_record": report.head_seq, "problem": report.problem or "broken_chain"})
-        self.supervisor.refresh()

@@ -22,7 +22,7 @@ def daemon_info(loop: EventLoop, control_info: Callable[[], dict[str, Any]], sub
             "devices": loop.sessions.to_json(), "timers": loop.table_timers.timers.running(),
             "journal": {"path": str(journal.path), "records": journal.head_seq,
                         "waiting": len(committer.blocked), "queued": len(loop.inbox), "full": committer.full,
-                        "signing": loop.signing, "shoe_held": loop.shoe_held},
+                        "signing": loop.trust.signing, "shoe_held": loop.trust.shoe_held},
             "last_draw_counter": loop.table.shoe.last_counter, "subscribers": subscribers(),
             "control": control_info(), "log": output_state(), "alive": not supervisor.problems,
             "problems": supervisor.problems, "loop_us": loop.timing.to_json(),
