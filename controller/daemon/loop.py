@@ -78,7 +78,10 @@ class EventLoop:
                                    stopping=lambda: self.stop_requested is not None)
         self.table_timers = TableTimers(self.reactor, clock, lambda name: self.finish(self.handling.timer(name)))
         self.effects = Effects(lamps, self.table_timers, publish, self.committer.record)
-        self.status: Callable[[], dict[str, Any]] = lambda: daemon_info(self, control_info, subscribers)
+        self.status: Callable[[], dict[str, Any]] = lambda: daemon_info(
+            supervisor=self.supervisor, committer=self.committer, inbox=self.inbox, sessions=self.sessions,
+            timers=self.table_timers.timers, trust=self.trust, table=table, timing=self.timing,
+            control_info=control_info, subscribers=subscribers)
         self.handling = Handling(table, self.sessions, self.effects, shoe_held=lambda: self.trust.shoe_held,
                                  status=self.status, lag=lambda at: self.timing.add("lag", self.reactor.now() - at))
         self.intake: dict[type, Callable[[Any], Handled | None]] = {  # what the inbox holds -> handled

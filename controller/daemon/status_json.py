@@ -8,23 +8,30 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from controller.daemon.committer import Committer
+from controller.daemon.inbox import Inbox
+from controller.daemon.journal_trust import JournalTrust
+from controller.daemon.sessions import DeviceSessions
+from controller.daemon.supervisor import Supervisor
+from controller.daemon.timers import Timers
+from controller.daemon.timing import LoopTiming
 from controller.logs import output_state
-
-if TYPE_CHECKING:
-    from controller.daemon.loop import EventLoop
+from controller.table import Table
 
 
-def daemon_info(loop: EventLoop, control_info: Callable[[], dict[str, Any]], subscribers: Callable[[], int]) -> dict[str, Any]:
-    supervisor, committer, journal = loop.supervisor, loop.committer, loop.journal
+def daemon_info(*, supervisor: Supervisor, committer: Committer, inbox: Inbox, sessions: DeviceSessions, timers: Timers,
+                trust: JournalTrust, table: Table, timing: LoopTiming, control_info: Callable[[], dict[str, Any]],
+                subscribers: Callable[[], int]) -> dict[str, Any]:
+    journal = committer.journal
     return {"ready": supervisor.ready, "pid": os.getpid(), "status": supervisor.line(),
-            "devices": loop.sessions.to_json(), "timers": loop.table_timers.timers.running(),
+            "devices": sessions.to_json(), "timers": timers.running(),
             "journal": {"path": str(journal.path), "records": journal.head_seq,
-                        "waiting": len(committer.blocked), "queued": len(loop.inbox), "full": committer.full,
-                        "signing": loop.trust.signing, "shoe_held": loop.trust.shoe_held},
-            "last_draw_counter": loop.table.shoe.last_counter, "subscribers": subscribers(),
+                        "waiting": len(committer.blocked), "queued": len(inbox), "full": committer.full,
+                        "signing": trust.signing, "shoe_held": trust.shoe_held},
+            "last_draw_counter": table.shoe.last_counter, "subscribers": subscribers(),
             "control": control_info(), "log": output_state(), "alive": not supervisor.problems,
-            "problems": supervisor.problems, "loop_us": loop.timing.to_json(),
+            "problems": supervisor.problems, "loop_us": timing.to_json(),
             "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
                        "gc_frozen": gc.get_freeze_count()}}
