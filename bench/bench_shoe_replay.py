@@ -30,6 +30,7 @@ from pathlib import Path
 from daemon_mirror import Dealer, mirror_table, shoe_cards
 
 from controller.control import ControlServer
+from controller.daemon.inbox import Inbox
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import EventLoop, Stop
 from controller.journal import Journal
@@ -37,6 +38,7 @@ from controller.logs import configure_logging
 from controller.sdnotify import Notifier
 from controller.table import Table, button_map
 from drivers import events as ev
+from drivers.reactor import Reactor
 from simulation.rig import Rig
 
 
@@ -99,9 +101,10 @@ def loop_alone(seed: int) -> dict:
     ids = {button.command: button.id for button in button_map("fortune6").values()}
     with tempfile.TemporaryDirectory(dir="/tmp") as directory:
         journal = Journal(Path(directory) / "journal.sqlite")
-        loop = EventLoop(Table("fortune6", 8), journal, LampOutput(_Board(), "fortune6"), Notifier(None))
-        server = ControlServer(Path(directory) / "control.sock", loop.post, reactor=loop.reactor).start()
-        loop.publish = server.publish  # as the daemon wires it (controller/daemon/app.py)
+        inbox = Inbox(Reactor())  # as the daemon wires it (controller/daemon/app.py)
+        server = ControlServer(Path(directory) / "control.sock", inbox.post, reactor=inbox.reactor).start()
+        loop = EventLoop(Table("fortune6", 8), journal, LampOutput(_Board(), "fortune6"), Notifier(None),
+                         inbox=inbox, publish=server.publish)
         for step in steps:
             if step.kind == "press":
                 loop.post(ev.ButtonPressed(device="panel", at=time.monotonic(), button=ids[step.name]))

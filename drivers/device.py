@@ -23,7 +23,7 @@ step. The device is kept reachable:
 A transport without a file descriptor (pyusb) gets one reader thread that only reads and
 hands each transfer's bytes to the reactor (`call_soon_threadsafe`); the link is still used
 on the reactor's thread alone. The state readers see (ok / lost / absent, the boot id) is
-the daemon's, kept from these events (controller/daemon/links.py); a driver keeps only what
+the daemon's, kept from these events (controller/daemon/sessions.py); a driver keeps only what
 it needs to say which event comes next. A subclass says which device kind it expects
 (`KIND`) and turns delivered messages into events (`_on_message`).
 """

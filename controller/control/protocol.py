@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from controller.json_text import compact_encoder
+from controller.table.inputs import COMMANDS as TABLE_COMMANDS
+from controller.table.inputs import CommandSpec as CommandSpec  # re-exported: the socket checks requests against it
 
 MAX_LINE = 65536  # bytes in one request line; longer is refused and the connection closed
 # json.loads recurses once per nesting level: a line of 50,000 "[" raises RecursionError,
@@ -37,38 +39,12 @@ FIELD_TYPES = {
 }
 
 
-@dataclass(frozen=True)
-class CommandSpec:
-    doc: str
-    required: Mapping[str, str] = field(default_factory=dict)  # field -> type name
-    optional: Mapping[str, str] = field(default_factory=dict)
-
-    def fields(self) -> dict[str, str]:
-        return {**self.required, **self.optional}
-
-
-# The dealer panel's commands, as controller/table takes them (controller.table.inputs.COMMANDS;
-# a test keeps the two lists equal), plus subscribe and the daemon's own (DAEMON_COMMANDS). Optional fields default as the panel's
-# buttons do: the selected spot, the game's default decision, the hold's own clause.
+# The table's commands (controller.table.inputs.COMMANDS, their one list), `subscribe`, and the
+# daemon's own (DAEMON_COMMANDS).
 COMMANDS: dict[str, CommandSpec] = {
-    "status": CommandSpec("the table's state: round, shoe, hands so far, lamps, what it waits for"),
+    "status": TABLE_COMMANDS["status"],
     "subscribe": CommandSpec("turn this connection into the event stream"),
-    "place_bets": CommandSpec("open betting for the next round"),
-    "spots": CommandSpec("the live spots this round (fubacc, paigow)", {"spots": "list[int]"}),
-    "select_spot": CommandSpec("a spot button: toggles a live spot while betting, else selects it", {"spot": "int"}),
-    "no_more_bets": CommandSpec("close betting; the deal may begin"),
-    "decide": CommandSpec("a spot's decision (fubacc: fold, play, hit, stay, bonus; paigow: house or a low hand)",
-                          optional={"spot": "int", "decision": "str"}),
-    "confirm": CommandSpec("confirm the result: the round is settled"),
-    "void": CommandSpec("supervisor: void the round (the key must be on); kind names the irregularity",
-                        optional={"reason": "str", "kind": "str"}),
-    "reconstruct": CommandSpec("supervisor: key in a misread card, confirm an order, or resume a held round",
-                               optional={"card": "str", "cards": "list[str]", "order": "list[str]"}),
-    "misdeal": CommandSpec("dealer: a hand got the wrong number of cards", optional={"hand": "str"}),
-    "new_shoe": CommandSpec("a new shoe is in (the burn follows when configured)"),
-    "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
-                               "(the key must be on)"),
-    "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
+    **{name: spec for name, spec in TABLE_COMMANDS.items() if name != "status"},
     "new_chain": CommandSpec("supervisor, only when the journal failed its start-up check (the key must be on): archive "
                              "it and start a new chain naming its head", {"reason": "str"}),
 }

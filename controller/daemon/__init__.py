@@ -3,9 +3,17 @@ drivers' fds, the control socket, the timers, and the event loop composing the T
 journal and sd_notify.
 
     app.py        start-up (config, journal + recovery, socket, drivers), signals, shutdown
-    loop.py       EventLoop: the inbox, one commit per input, effects carried out in order
-    translate.py  driver events -> `device` records and table inputs
-    links.py      the device links, readiness, the STATUS= line
+    loop.py       EventLoop: the four parts below composed, and the batch taken from the inbox
+    inbox.py      what the drivers and the control socket post, taken in batches
+    handling.py   an input handled in memory: its records and effects
+    committer.py  the journal's one transaction a batch, its busy/full retry, checkpoints
+    effects.py    the effects carried out, one handler per effect type; the table's timers
+    supervisor.py READY=, STATUS=, WATCHDOG= while every part is alive (health.py)
+    status_json.py the daemon's part of `tablectl status`
+    journal_trust.py  who signs the journal, and what its background walk found
+    sessions.py   every device's session; driver events -> table inputs (one registry)
+    device_record.py  a driver event as its `device` record
+    status_line.py  the STATUS= line
     lamps_out.py  lamp pictures by name -> the lamp board
     timers.py     the table's timers (one reactor timer armed at the earliest)
     device_options.py  config -> the drivers' backoff and link timings

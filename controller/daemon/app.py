@@ -35,6 +35,8 @@ from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
 from controller.daemon.broken_journal import BrokenJournal
 from controller.daemon.device_options import driver_options
+from controller.daemon.health import Health
+from controller.daemon.inbox import Inbox
 from controller.daemon.journal_walk import BackgroundWalk
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
@@ -197,31 +199,31 @@ class TableDaemon:
         self.anchor()  # signed; mirrored into the journal at the first checkpoint (when bets first open)
         journal.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         table = Table(config.game, config.decks, self.settings)
-        self.loop = loop = EventLoop(table, journal, None, self.notifier, reactor=self.reactor)
-        if signer is None:
-            loop.journal_note = "journal unsigned (journal.unsigned = true): nothing vouches for it"
-            loop.signing = {"signed": False}
-        else:
-            loop.signing = {"signed": True, "table": signer.table, "key_id": signer.key_id,
-                            "walk": "in the background" if in_background and check.ok else "done at start"}
-        lights = self.open_driver("lights", config.devices.lights, loop.post, reactor=self.reactor, start=False,
+        inbox = Inbox(self.reactor)  # what the drivers and the socket post, for the loop built below
+        lights = self.open_driver("lights", config.devices.lights, inbox.post, reactor=self.reactor, start=False,
                                   **options["lights"])
         self.drivers["lights"] = lights
-        loop.lamps = lamps = LampOutput(lights, config.game)
-        self._recover(loop, table, lamps)
-        self.server = server = ControlServer(config.control.socket, loop.post, reactor=self.reactor, mode=config.control.mode,
+        self.server = server = ControlServer(config.control.socket, inbox.post, reactor=self.reactor, mode=config.control.mode,
                                     client_buffer_bytes=config.control.client_buffer_bytes,
                                     reply_timeout_s=config.control.reply_timeout_s,
                                     max_clients=config.control.max_clients,
                                     max_clients_per_uid=config.control.max_clients_per_uid,
                                     owner_slots=config.control.owner_slots,
                                     idle_timeout_s=config.control.idle_timeout_s)
-        loop.publish = self.server.publish
-        loop.subscribers = lambda: server.subscribers
-        loop.control_info = self.server.to_json
+        if signer is None:
+            signing: dict = {"signed": False}
+        else:
+            signing = {"signed": True, "table": signer.table, "key_id": signer.key_id,
+                       "walk": "in the background" if in_background and check.ok else "done at start"}
+        lamps = LampOutput(lights, config.game)
+        self.loop = loop = EventLoop(
+            table, journal, lamps, self.notifier, inbox=inbox, publish=server.publish, health=Health(),
+            control_info=server.to_json, subscribers=lambda: server.subscribers, signing=signing,
+            journal_note="journal unsigned (journal.unsigned = true): nothing vouches for it" if signer is None else "")
+        self._recover(loop, table, lamps)
         self.server.start()
         for kind in ("shoe", "panel"):
-            self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), loop.post, reactor=self.reactor,
+            self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), inbox.post, reactor=self.reactor,
                                                   start=True, **options[kind])
         remember = getattr(self.drivers["shoe"], "remember", None)  # a test's stand-in driver may not
         if remember is not None:  # a card journaled but not acknowledged before a crash comes again
@@ -230,14 +232,14 @@ class TableDaemon:
         loop.health.watch("control socket", self.server.problem)
         for kind, driver in self.drivers.items():
             loop.health.watch(kind, driver.problem)
-            loop.links.watch(kind, driver)
-        for kind in loop.links.unauthenticated():  # a forged frame cannot be told from the device's
+            loop.sessions.watch(kind, driver)
+        for kind in loop.sessions.unauthenticated():  # a forged frame cannot be told from the device's
             log.warning("unauthenticated_device", device=kind,
                         fix=f"tablectl keys provision {kind}, program the key into the {kind} and name it in [keys]")
         check_descriptor_limit(config.control.max_clients)
         if in_background and check.ok and signer is not None:
             self.walk = BackgroundWalk(config.journal.path, signer,
-                                       lambda report: self.reactor.call_soon_threadsafe(lambda: loop.journal_walked(report)))
+                                       lambda report: self.reactor.call_soon_threadsafe(lambda: loop.trust.walked(report)))
             self.walk.start()
         loop.refresh_status()
         return None

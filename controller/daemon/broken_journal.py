@@ -34,6 +34,7 @@ from controller.daemon.device_options import driver_options
 from controller.daemon.health import Health
 from controller.daemon.journal_walk import BackgroundWalk
 from controller.daemon.lamps_out import LampOutput
+from controller.daemon.supervisor import Supervisor
 from controller.journal import JournalError, NewChain, VerifyReport, start_new_chain
 from controller.journal.startup import NOT_NAMED_BY_WALK, StartupCheck
 from controller.table import Pattern, lamp_ids
@@ -63,7 +64,8 @@ class BrokenJournal:
         self.drivers: dict = {}
         self.server: ControlServer | None = None
         self.health = Health()
-        self._ping = self.reactor.timer(self._on_ping)
+        # READY=1 at once with the refusal as its line; pings while the socket and drivers live
+        self.supervisor = Supervisor(self.notifier, self.reactor, self.health, line=lambda ready, note: self.line)
 
     def run(self) -> NewChain | str:
         """Until a new chain is started (returned, open for writing) or a signal stops the
@@ -73,8 +75,8 @@ class BrokenJournal:
                      recovery=RECOVERY)
         try:
             self._open()
-            self.notifier.ready(status=self.line)
-            self._on_ping(self.reactor.now())
+            self.supervisor.refresh()  # READY=1 first, then the watchdog
+            self.supervisor.start()
             if self.name_in_background:
                 BackgroundWalk(self.check.journal, self.daemon.signer,
                                lambda report: self.reactor.call_soon_threadsafe(lambda: self._named(report))).start()
@@ -93,7 +95,7 @@ class BrokenJournal:
         log.critical("journal_broken", journal=self.check.journal, first_broken_record=self.check.broken_seq,
                      problem=self.check.problem, reason=self.check.reason, last_good_record=self.check.head_seq,
                      recovery=RECOVERY, named_by="the walk of every record")
-        self.notifier.status(self.line)
+        self.supervisor.refresh()
 
     def request_stop(self, reason: str) -> None:
         """From the signal handler."""
@@ -116,28 +118,28 @@ class BrokenJournal:
         LampOutput(self.drivers["lights"], config.game).show(picture)  # sent when the board is there
 
     def _close(self) -> None:
-        self._ping.cancel()
+        self.supervisor.stop()
         if self.server is not None:
             self.server.stop()  # what was answered goes out first
         for driver in self.drivers.values():
             driver.close()
 
-    def _on_ping(self, now: float) -> None:
-        if not self.health.problems():
-            self.notifier.ping_if_due(now)
-        wait = self.notifier.seconds_until_due(now)
-        self._ping.at(now + (1.0 if wait is None else max(wait, 0.05)))
-
     # ------------------------------------------------------------ inputs
     def _device_event(self, event: ev.DeviceEvent) -> None:
-        if isinstance(event, (ev.KeyTurned, ev.PanelState)):
-            on = event.on if isinstance(event, ev.KeyTurned) else event.key_on
-            if on != self.key_on:
-                self.key_on = on
-                self._publish({"event": "supervisor_key", "on": on})
-        elif isinstance(event, ev.ButtonPressed):
-            self._publish({"event": "command", "source": "panel", "button": event.button, "command": None,
-                           "ok": False, "message": self.line, "by": {"source": "panel", "button": event.button}})
+        """Only the panel is heard: the key (the recovery needs it on) and a button, refused."""
+        heard = {ev.KeyTurned: lambda e: self._key(e.on), ev.PanelState: lambda e: self._key(e.key_on),
+                 ev.ButtonPressed: self._refuse_button}.get(type(event))
+        if heard is not None:
+            heard(event)
+
+    def _key(self, on: bool) -> None:
+        if on != self.key_on:
+            self.key_on = on
+            self._publish({"event": "supervisor_key", "on": on})
+
+    def _refuse_button(self, event: ev.ButtonPressed) -> None:
+        self._publish({"event": "command", "source": "panel", "button": event.button, "command": None,
+                       "ok": False, "message": self.line, "by": {"source": "panel", "button": event.button}})
 
     def _publish(self, event: dict) -> None:
         if self.server is not None:

@@ -1,8 +1,8 @@
 """Commands from the dealer's panel and the local socket. Each gets exactly one Reply: done,
 or refused with a message that says why (and the clause, where a rule refuses it).
 
-Each command name maps to its handler in `Commands.handlers`, registered one by one
-(`register`): here, and `status` by the Table; every name of inputs.COMMANDS has one.
+Each name of inputs.COMMANDS (the one list) is answered by the method of that name here,
+and `status` by the Table (`register`).
 """
 from __future__ import annotations
 
@@ -70,19 +70,8 @@ class Commands:
         self.game, self.settings = game, settings
         self.shoe, self.round, self.holds, self.bank, self.panel, self.cards = shoe, round, holds, bank, panel, cards
         self.integrity = integrity
-        self.handlers: dict[str, CommandHandler] = {}
-        self.register("place_bets", self.place_bets)
-        self.register("spots", self.set_spots)
-        self.register("select_spot", self.select_spot)
-        self.register("no_more_bets", self.no_more_bets)
-        self.register("decide", self.decide)
-        self.register("confirm", self.confirm)
-        self.register("void", self.void)
-        self.register("reconstruct", self.reconstruct)
-        self.register("misdeal", self.misdeal)
-        self.register("new_shoe", self.new_shoe)
-        self.register("accept_shoe", self.accept_shoe)
-        self.register("player_dealer", self.player_dealer)  # `status` is the Table's: it owns the snapshot
+        # every command of inputs.COMMANDS by the method of its name; `status` is the Table's: it owns the snapshot
+        self.handlers: dict[str, CommandHandler] = {name: getattr(self, name) for name in i.COMMANDS if name != "status"}
 
     def register(self, name: str, handler: CommandHandler) -> None:
         """`handler(args, out)` answers command `name` (one of inputs.COMMANDS); it raises
@@ -129,7 +118,7 @@ class Commands:
         rnd.open(out)
         out.answer(True, f"round {rnd.number}: place your bets", round=rnd.number)
 
-    def set_spots(self, args: Mapping, out: Out) -> None:
+    def spots(self, args: Mapping, out: Out) -> None:
         if "spots" not in args:
             raise Refusal("missing 'spots' (the live seat numbers, e.g. [1, 3])")
         value = args["spots"]

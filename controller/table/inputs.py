@@ -13,22 +13,44 @@ from typing import Literal
 
 CommandSource = Literal["panel", "socket"]
 
-# Command names the table understands (docs/table.md, "Commands").
-COMMANDS = (
-    "place_bets",       # "Place your bets": opens a round
-    "spots",            # live spots for Fu Bacc / Pai Gow: {"spots": [1, 3]}
-    "select_spot",      # panel spot button: toggles a live spot while betting, else selects it
-    "no_more_bets",     # "No more bets": closes the bets, the deal may begin
-    "decide",           # a spot's decision: {"decision": "play", "spot": 3 (default: selected)}
-    "confirm",          # result announced and settled: result -> settled
-    "void",             # supervisor: void the round {"reason": "...", "kind": "misread"?}
-    "reconstruct",      # supervisor: key in a misread card / confirm an order / resume a hold
-    "misdeal",          # dealer: a hand got the wrong number of cards {"hand": "banker"}
-    "new_shoe",         # a new shoe is in (burn follows when configured)
-    "accept_shoe",      # supervisor: play on with a shoe that failed an integrity check (local ruling L7)
-    "player_dealer",    # Fortune 7: the seat holding the player-dealer position {"seat": 3}
-    "status",           # a snapshot in the reply
-)
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command's one line of help and its fields (field -> type name: int, str, list[int],
+    list[str]); the control socket checks a request's fields against it."""
+    doc: str
+    required: Mapping[str, str] = field(default_factory=dict)
+    optional: Mapping[str, str] = field(default_factory=dict)
+
+    def fields(self) -> dict[str, str]:
+        return {**self.required, **self.optional}
+
+
+# The commands the table understands, the one list of them (docs/table.md, "Commands"): the
+# control socket offers these (controller/control/protocol.py adds only its own), and each is
+# answered by the method of its name in controller/table/commands.py (`status` by the Table).
+# Optional fields default as the panel's buttons do: the selected spot, the game's default
+# decision, the hold's own clause.
+COMMANDS: dict[str, CommandSpec] = {
+    "status": CommandSpec("the table's state: round, shoe, hands so far, lamps, what it waits for"),
+    "place_bets": CommandSpec("open betting for the next round"),
+    "spots": CommandSpec("the live spots this round (fubacc, paigow)", {"spots": "list[int]"}),
+    "select_spot": CommandSpec("a spot button: toggles a live spot while betting, else selects it", {"spot": "int"}),
+    "no_more_bets": CommandSpec("close betting; the deal may begin"),
+    "decide": CommandSpec("a spot's decision (fubacc: fold, play, hit, stay, bonus; paigow: house or a low hand)",
+                          optional={"spot": "int", "decision": "str"}),
+    "confirm": CommandSpec("confirm the result: the round is settled"),
+    "void": CommandSpec("supervisor: void the round (the key must be on); kind names the irregularity",
+                        optional={"reason": "str", "kind": "str"}),
+    "reconstruct": CommandSpec("supervisor: key in a misread card, confirm an order, or resume a held round",
+                               optional={"card": "str", "cards": "list[str]", "order": "list[str]"}),
+    "misdeal": CommandSpec("dealer: a hand got the wrong number of cards", optional={"hand": "str"}),
+    "new_shoe": CommandSpec("a new shoe is in (the burn follows when configured)"),
+    "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
+                               "(the key must be on)"),
+    "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
+}
 
 
 @dataclass(frozen=True)

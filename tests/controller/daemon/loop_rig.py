@@ -60,7 +60,7 @@ class FakeClock:
 class LoopRig:
     """The loop plus helpers that post what the drivers would."""
 
-    def __init__(self, tmp_path, notifier=None, **settings):
+    def __init__(self, tmp_path, notifier=None, publish=None, **settings):
         game = get_game("fortune6")
         self.table = Table("fortune6", 8, TableSettings.for_game(game, **settings))
         self.journal_path = tmp_path / "journal.sqlite"
@@ -69,7 +69,7 @@ class LoopRig:
         self.published: list[dict] = []
         self.clock = FakeClock()
         self.loop = EventLoop(self.table, self.journal, LampOutput(self.board, "fortune6"),
-                              notifier or Notifier(None), publish=self.published.append, clock=self.clock)
+                              notifier or Notifier(None), publish=publish or self.published.append, clock=self.clock)
         self.counter = 0
 
     def press(self, command: str) -> None:

@@ -3,7 +3,7 @@ records have been written since the last one (each checkpoint fsyncs the databas
 Real Table, real SQLite journal; the journal's checkpoint is wrapped only to see when it runs."""
 from __future__ import annotations
 
-from controller.daemon import loop as loop_module
+from controller.daemon import committer as loop_module
 
 NINE_H, TWO_C, KING_D, THREE_C = 0x0119, 0x0132, 0x012D, 0x0133  # player 9h Kd: a natural 9; banker 5
 EVERY = 20

@@ -77,7 +77,7 @@ def test_a_message_behind_a_stop_is_never_acknowledged(tmp_path):
     rig = LoopRig(tmp_path)
     rig.press("new_shoe")
     rig.loop.stop_requested = "SIGTERM"
-    rig.loop.inbox.append(Stop("SIGTERM"))  # what request_stop posts, ahead of the card
+    rig.loop.inbox.post(Stop("SIGTERM"))  # what request_stop posts, ahead of the card
     receipt = card_with_receipt(rig, "9h")
     assert rig.loop.run() == "SIGTERM"
     assert receipt.journaled_at_release is None

@@ -20,9 +20,8 @@ WAIT = 20.0  # a guard against hanging, not a measure of speed
 
 
 def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_path):
-    rig = LoopRig(tmp_path, burn=False)
+    rig = LoopRig(tmp_path, burn=False, publish=lambda event: server.publish(event))
     server = ControlServer(tmp_path / "control.sock", rig.loop.post, reactor=rig.loop.reactor).start()
-    rig.loop.publish = server.publish
     replies = {}
 
     def dealer():

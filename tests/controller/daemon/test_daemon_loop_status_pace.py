@@ -9,7 +9,7 @@ import threading
 
 from loop_rig import LoopRig
 
-from controller.daemon.loop import STATUS_EVERY_S
+from controller.daemon.supervisor import STATUS_EVERY_S
 from controller.sdnotify import Notifier
 from controller.table import button_map
 from drivers import events as ev
@@ -20,15 +20,16 @@ WAIT = 20.0  # a guard against hanging, not a measure of speed
 
 
 def test_status_lines_between_two_sends_collapse_into_the_newest(tmp_path, notify):
-    rig = LoopRig(tmp_path, notifier=Notifier(notify.path), burn=False)
     handled = threading.Condition()
-    published = rig.published
+    published: list[dict] = []
     seen = {}
 
     def publish(event):
         with handled:
             published.append(event)
             handled.notify_all()
+
+    rig = LoopRig(tmp_path, notifier=Notifier(notify.path), publish=publish, burn=False)
 
     def dealer():  # on its own thread: the loop (and the journal) belong to the test's thread
         try:
@@ -46,7 +47,6 @@ def test_status_lines_between_two_sends_collapse_into_the_newest(tmp_path, notif
         finally:
             rig.loop.request_stop("test over")
 
-    rig.loop.publish = publish
     assert rig.run_with(dealer, WAIT) == "test over"
     assert seen["ready"].endswith("no shoe · no round yet · shoe ok · panel ok · lights ok")
     assert seen["info"] == "fortune6 · shoe 1 · round 1 bets closed · shoe ok · panel ok · lights ok"

@@ -1,10 +1,11 @@
-"""Driver events -> the `device` record and the table inputs (docs/table.md's mapping), with a
-real Table for the start-up baseline (door, key, cut card)."""
+"""Driver events -> the `device` record and the table inputs (docs/table.md's mapping) through the
+device sessions, with a real Table for the start-up baseline (door, key, cut card)."""
 import json
 
 import pytest
 
-from controller.daemon.translate import Translator, device_record
+from controller.daemon.device_record import device_record
+from controller.daemon.sessions import DeviceSessions
 from controller.table import Table
 from controller.table import inputs as i
 from drivers import events as ev
@@ -25,7 +26,7 @@ def status(counter, changed=("present", "door_open", "cut_card", "empty"), **fla
 
 @pytest.fixture
 def translator():
-    return Translator("fortune6", Table("fortune6"))
+    return DeviceSessions("fortune6", Table("fortune6"))
 
 
 def inputs(translator, event):
@@ -87,7 +88,7 @@ def test_a_reconnect_reports_what_the_driver_says_changed(translator):
 def test_at_start_up_the_baseline_is_what_the_table_knows():
     table = Table("fortune6")
     table.handle(i.ShoeDoor(True))  # the table knows the door is open
-    translator = Translator("fortune6", table)
+    translator = DeviceSessions("fortune6", table)
     translator.translate(shoe(ev.DeviceConnected, hello=HELLO))
     assert translator.translate(status(0)).inputs == [i.ShoeLinkRestored(0), i.ShoeDoor(False)]
 

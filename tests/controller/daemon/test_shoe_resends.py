@@ -1,8 +1,8 @@
 """At start-up the daemon reads the shoe's last journaled cards of its current boot
 (controller/daemon/shoe_resends.py), so that a card a 1.2 shoe sends again after a crash is a
-repeat. A real SQLite journal, records as the loop writes them (controller/daemon/translate.py)."""
+repeat. A real SQLite journal, records as the loop writes them (controller/daemon/device_record.py)."""
+from controller.daemon.device_record import device_record
 from controller.daemon.shoe_resends import cards_heard_last
-from controller.daemon.translate import device_record
 from controller.journal import Journal
 from drivers import events as ev
 from drivers.shoe import REPEAT_WINDOW

@@ -1,0 +1,42 @@
+"""A driver event as the `device` journal record: {"device": "shoe", "event": "CardDrawn",
+...its fields} in plain JSON. The journal keeps it as it is: other programs read it."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from drivers import events as ev
+from firmware_bridge.messages import Hello
+
+_PLAIN_TYPES = frozenset({int, bool, str, float, type(None)})
+_RECORDED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Hello):
+        return {"kind": value.kind.name.lower(), "boot_id": value.boot_id, "serial": value.serial,
+                "firmware": list(value.firmware), "protocol": list(value.protocol)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _recorded_fields(event_type: type) -> tuple[str, ...]:
+    """The fields of an event type that its record carries (looked up once per type: every
+    card is an event)."""
+    names = _RECORDED_FIELDS.get(event_type)
+    if names is None:
+        names = _RECORDED_FIELDS[event_type] = tuple(
+            f.name for f in dataclasses.fields(event_type) if f.name not in ("device", "at"))
+    return names
+
+
+def device_record(event: ev.DeviceEvent) -> dict[str, Any]:
+    record = {"device": event.device, "event": type(event).__name__}
+    for name in _recorded_fields(type(event)):
+        value = getattr(event, name)
+        record[name] = value if type(value) in _PLAIN_TYPES else _plain(value)
+    return record
