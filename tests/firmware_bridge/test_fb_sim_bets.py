@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 from sim_host import ROOT
 
@@ -63,6 +64,9 @@ def test_a_stdin_script_places_and_swaps(start_sim, open_host):
     assert [(s.space, s.change, [c.value for c in s.chips]) for s in spaces] == \
         [(0, 1, [100, 100]), (0, 2, [100, 500]), (2, 1, [25])]
     assert spaces[2].chips[0].uid[0] == 0x08  # not the house's
+    deadline = time.monotonic() + 10  # the sim prints its last reply after the frame is on the wire
+    while len(bets.stdout().splitlines()) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
     replies = [json.loads(line) for line in bets.stdout().splitlines()[1:]]
     assert [r["ok"] for r in replies] == [True, True, True]
 
