@@ -9,10 +9,10 @@ answer (§4, keyless: 1.0 framing, HELLO minor 2), heartbeats and the silence ti
 thread, one selectors loop over the shoe's, the panel's and the lamp board's ptys.
 
 What it does with what the shoe says (a CARD, a SHOE_STATUS, an ERROR), per read of the shoe's
-pty: one SQLite WAL row per message, one commit with synchronous=FULL (fsynced), then the
+pty: one SQLite WAL row per message (with the shoe's boot_id), one commit with synchronous=FULL (fsynced), then the
 LAMP_SET frames the plan names for each card's draw counter, then the shoe's ack (§9.1: a shoe
 is acknowledged only once durable). A card repeating, byte for byte, one of the last 32 from
-the same shoe boot is dropped and acknowledged (§9.3). The panel and the lamp board are
+the same shoe boot (journaled ones too, after a restart) is dropped and acknowledged (§9.3). The panel and the lamp board are
 acknowledged on arrival and their messages ignored. No table, no rules, no STATUS_QUERY, no
 control socket, no event stream. It prints {"event": "ready"} once all three sessions are up,
 and stops on SIGTERM. bench/bench_floor.py runs it against the daemon.
@@ -271,10 +271,15 @@ def main(argv: list[str] | None = None) -> int:
     db = sqlite3.connect(args.journal, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")  # WAL + FULL: every commit fsynced
-    db.execute("CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, mono_ns INTEGER, kind TEXT, payload BLOB)")
+    db.execute("CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, mono_ns INTEGER, shoe_boot INTEGER, kind TEXT, payload BLOB)")
     first_boot = random.getrandbits(32)
     peers = {name: Peer(name, getattr(args, name), first_boot + 0x100 * i) for i, name in enumerate(("shoe", "panel", "lights"))}
     shoe, lights = peers["shoe"], peers["lights"]
+    last = db.execute("SELECT shoe_boot FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+    if last is not None:  # a restart: the cards journaled last from that shoe boot are known (§9.1)
+        shoe.peer_boot = last[0]
+        shoe.recent.extend(p for (p,) in db.execute(
+            "SELECT payload FROM records WHERE kind = 'card' AND shoe_boot = ? ORDER BY seq DESC LIMIT 32", last).fetchall()[::-1])
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.set_wakeup_fd(wake_w)
     stopping = []
@@ -293,10 +298,10 @@ def main(argv: list[str] | None = None) -> int:
             if kind == CARD:
                 shoe.recent.append(payload)
                 lamps += plan.get(int.from_bytes(payload[2:6], "little"), [])
-            rows.append((time.monotonic_ns(), KEPT[kind], payload))
+            rows.append((time.monotonic_ns(), shoe.peer_boot, KEPT[kind], payload))
         if rows:
             db.execute("BEGIN")
-            db.executemany("INSERT INTO records (mono_ns, kind, payload) VALUES (?, ?, ?)", rows)
+            db.executemany("INSERT INTO records (mono_ns, shoe_boot, kind, payload) VALUES (?, ?, ?, ?)", rows)
             db.execute("COMMIT")
         for lamp, pattern in lamps:
             lights.send(LAMP_SET, bytes([lamp, pattern]), now)
