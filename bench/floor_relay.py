@@ -130,14 +130,18 @@ class Peer:
         self.owe_ack = self.owe_ack and self.acked != self.received  # an ack not yet durable is still owed
 
     def send(self, kind: int, payload: bytes, now: float) -> None:
+        """A reliable message: out now if the window has room, else in line behind the others."""
         if len(self.unacked) < WINDOW and not self.waiting and (self.up or kind == HELLO):
-            if not self.unacked:
-                self.progress = now
-            self.unacked.append((self.tx_seq, kind, payload))
-            self.write(kind, self.tx_seq, True, payload, now)
-            self.tx_seq = (self.tx_seq + 1) & 0xFF
+            self.transmit(kind, payload, now)
         else:
             self.waiting.append((kind, payload))
+
+    def transmit(self, kind: int, payload: bytes, now: float) -> None:
+        if not self.unacked:
+            self.progress = now
+        self.unacked.append((self.tx_seq, kind, payload))
+        self.write(kind, self.tx_seq, True, payload, now)
+        self.tx_seq = (self.tx_seq + 1) & 0xFF
 
     def take_ack(self, ack: int, now: float) -> None:
         moved = False
@@ -146,9 +150,11 @@ class Peer:
             moved = True
         if moved:
             self.progress, self.retries = now, 0
-            while self.waiting and len(self.unacked) < WINDOW and self.up:
-                kind, payload = self.waiting.popleft()
-                self.send(kind, payload, now)
+            self.drain(now)
+
+    def drain(self, now: float) -> None:
+        while self.waiting and len(self.unacked) < WINDOW and self.up:
+            self.transmit(*self.waiting.popleft(), now)
 
     def retransmit(self, now: float) -> None:
         self.progress = now
@@ -221,10 +227,11 @@ class Peer:
         kept = list(self.unacked)
         self.unacked.clear()
         answer = bytes([0]) + HOST_HELLO_TAIL + struct.pack("<IBB", self.boot_id, 0, 8) + b"tablectl"
-        self.send(HELLO, answer, now)
-        for _, kind, payload in kept:  # renumbered after the answer (§4.2); our own request is answered by theirs
-            if kind != HELLO:
-                self.send(kind, payload, now)
+        self.transmit(HELLO, answer, now)
+        # what was unacknowledged goes again first, renumbered after the answer (§4.2); our own
+        # request is answered by theirs
+        self.waiting.extendleft((kind, payload) for _, kind, payload in reversed(kept) if kind != HELLO)
+        self.drain(now)
 
     def poll(self, now: float) -> None:
         """Timers: retransmission and the retry limit, heartbeat, silence (§2)."""

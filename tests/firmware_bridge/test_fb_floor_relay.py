@@ -72,7 +72,7 @@ class Floor:
         self.sims = {
             "shoe": Sim("shoe", self.dir, "--deck-kind", "standard52", "--decks", "1", "--seed", "3"),
             "panel": Sim("panel", self.dir, "--buttons", "8"),
-            "lights": Sim("lights", self.dir, "--lamps", "8"),
+            "lights": Sim("lights", self.dir, "--lamps", "16"),
         }
         (self.dir / "plan.json").write_text(json.dumps(plan))
         self.journal = self.dir / "floor.sqlite"
@@ -120,7 +120,8 @@ def floor():
 
 
 def test_every_card_journaled_once_lamps_lit_and_acked_through_wire_faults(floor):
-    plan = {"3": {"durable": True, "lamps": [[0, 1], [1, 3]]}, "8": {"durable": True, "lamps": [[2, 2]]}}
+    # card 8 lights 12 lamps: more LAMP_SET frames than the window of 8 (§2) at once
+    plan = {"3": {"durable": True, "lamps": [[0, 1], [1, 3]]}, "8": {"durable": True, "lamps": [[i, 2] for i in range(2, 14)]}}
     f = floor(plan)
     f.start_relay()
     shoe, lights = f.sims["shoe"], f.sims["lights"]
@@ -129,9 +130,9 @@ def test_every_card_journaled_once_lamps_lit_and_acked_through_wire_faults(floor
     shoe.command("fault", kind="garbage", n=200)
     for _ in range(8):
         shoe.command("draw", n=1)
-    f.until(lambda: lights.state()["changes"] == 3 and shoe.state()["queued"] == 0, "lamps and acks")
+    f.until(lambda: lights.state()["changes"] == 14 and shoe.state()["queued"] == 0, "lamps and acks")
     assert f.counters() == list(range(1, 9))
-    assert lights.state()["lamps"][:3] == ["on", "fast_blink", "slow_blink"]
+    assert lights.state()["lamps"] == ["on", "fast_blink"] + ["slow_blink"] * 12 + ["off"] * 2
     stats = shoe.state()["link"]
     assert stats["retransmissions"] > 0 and shoe.state()["faults_applied"]["drop"] == 1  # the faults did bite
 
