@@ -216,6 +216,8 @@ class Peer:
                 self.owe_ack, self.retries = True, 0
             elif self.up and seq == self.expected:  # both requested at once: an ordinary frame
                 self.expected, self.received, self.owe_ack = (seq + 1) & 0xFF, seq, True
+            elif self.up and 0 < (self.expected - seq) & 0xFF < 128:
+                self.owe_ack = True  # our ack of it was lost: it comes again, acknowledge it again
             return
         if self.up and seq == self.received and same_boot:
             self.retransmit(now)  # a repeated request: the answer was lost
