@@ -46,6 +46,7 @@ NAK_OUT_OF_ORDER, NAK_UNKNOWN_TYPE, NAK_MALFORMED, NAK_UNSUPPORTED_VERSION = 1, 
 WINDOW, ACK_TIMEOUT, RETRIES = 8, 0.25, 5
 HEARTBEAT_EVERY, SILENCE, IDLE_ABANDON = 1.0, 3.5, 0.05
 HOST_HELLO_TAIL = bytes([1, 2, 0, 0, 0])  # proto 1.2, firmware 0.0.0
+INSERT = "INSERT INTO records (mono_ns, shoe_boot, kind, payload) VALUES (?, ?, ?, ?)"
 
 
 def frame(kind: int, seq: int, ack: int | None, reliable: bool, payload: bytes = b"") -> bytes:
@@ -308,18 +309,22 @@ def main(argv: list[str] | None = None) -> int:
                 shoe.recent.append(payload)
                 lamps += plan.get(int.from_bytes(payload[2:6], "little"), [])
             rows.append((time.monotonic_ns(), shoe.peer_boot, KEPT[kind], payload))
-        if rows:
+        if len(rows) == 1:  # autocommit: the INSERT is its own transaction
+            db.execute(INSERT, rows[0])
+        elif rows:
             db.execute("BEGIN")
-            db.executemany("INSERT INTO records (mono_ns, shoe_boot, kind, payload) VALUES (?, ?, ?, ?)", rows)
+            db.executemany(INSERT, rows)
             db.execute("COMMIT")
         for lamp, pattern in lamps:
             lights.send(LAMP_SET, bytes([lamp, pattern]), now)
         lights.flush()
 
+    writing = dict.fromkeys(peers.values(), False)
     while not stopping:
         for peer in peers.values():
-            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if peer.flush() else 0)
-            selector.modify(peer.fd, events, peer)
+            if peer.flush() != writing[peer]:  # only then: a modify is a syscall
+                writing[peer] = not writing[peer]
+                selector.modify(peer.fd, selectors.EVENT_READ | (selectors.EVENT_WRITE if writing[peer] else 0), peer)
         ready = selector.select(max(0.0, min(p.deadline() for p in peers.values()) - time.monotonic()))
         now = time.monotonic()
         for key, mask in ready:
