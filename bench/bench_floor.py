@@ -1,24 +1,28 @@
-"""The daemon against the floor of its own path, measured alternately in one run.
+"""The daemon against a floor that owes nothing to its code, measured alternately in one run.
 
     python3 bench/bench_floor.py [--runs 3] [--seed 5] [--pace-ms 20] [--json]
 
-The floor (bench/floor_relay.py) is a minimal single-threaded Python relay: the same wire
-(handshake, acks, heartbeats) to the same simulated shoe, panel and lamp board on ptys, one
-SQLite WAL row per card, an fsync before a deciding card's result lamps, the LAMP_SET frames.
-The daemon is the real `tablectl run` (simulation.rig). Both deal the same 8-deck fortune6
-shoe (a local Table, bench/daemon_mirror.py, plans it: which card decides a result, which
-lamps each card changes; the floor is given that plan per draw counter), in turns
-(daemon, floor, daemon, floor, ...), each turn two passes over a fresh shoe:
+The floor (bench/floor_relay.py) is a single-threaded relay written from
+firmware_bridge/PROTOCOL.md with the standard library alone: its own framing, CRC, acks,
+retransmission, HELLO and heartbeats to the same simulated shoe, panel and lamp board on ptys;
+one SQLite WAL row per shoe message, committed and fsynced before the LAMP_SET frames and before
+the shoe's ack (protocol 1.2: the same durability as the daemon). The daemon is the real
+`tablectl run` (simulation.rig). Both deal the same 8-deck fortune6 shoe (a local Table,
+bench/daemon_mirror.py, plans it: which card decides a result, which lamps each card changes;
+the floor is given that plan per draw counter), in turns (daemon, floor, daemon, floor, ...),
+each turn two passes over a fresh shoe:
 
   - card -> lamp: one card every --pace-ms (a dealer's pace); for a card that decides a
     result, the shoe simulator's `written_at` (CARD frame written) -> the lamp board
-    simulator's `changed_at` (last result lamp frame read). Goals: daemon p50 <= 1.5x the
-    floor's, p99 <= 2x;
+    simulator's `changed_at` (last result lamp frame read). Goals: daemon p50 <= 1.35x the
+    floor's, p99 <= 1.75x;
   - flow: each round's cards in one `draw` (as fast as the other side answers): cards over
     the time from the draw to the round's last lamp frame at the board (the dealer's
-    commands between rounds are not timed). Goal: daemon >= 0.5x the floor's cards/s.
+    commands between rounds are not timed). Goal: daemon >= 0.65x the floor's cards/s.
 
 Both sides' lamp frames are waited for at the board, so neither is timed by its own report.
+Besides the pooled ratios, each turn pair (the daemon's turn and the floor's turn right after
+it) gives its own ratios: on a shared machine those are the figures to quote.
 """
 from __future__ import annotations
 
@@ -217,6 +221,16 @@ def one_turn(side_factory, cards, groups, pace) -> dict:
     return {"latency": latency, "flow": flow}
 
 
+GOALS = {"card_to_lamp_p50": 1.35, "card_to_lamp_p99": 1.75, "flow": 0.65}  # daemon / floor
+
+
+def pair_ratios(daemon: dict, floor: dict) -> dict:
+    """One turn pair's daemon / floor: latency percentiles and flow cards/s."""
+    return {"card_to_lamp_p50": round(daemon["card_to_lamp"]["p50_us"] / floor["card_to_lamp"]["p50_us"], 2),
+            "card_to_lamp_p99": round(daemon["card_to_lamp"]["p99_us"] / floor["card_to_lamp"]["p99_us"], 2),
+            "flow": round(daemon["flow"]["cards_per_s"] / floor["flow"]["cards_per_s"], 2)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="turns of each side")
@@ -224,6 +238,7 @@ def main(argv=None) -> int:
     parser.add_argument("--pace-ms", type=float, default=20.0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    load_before = [round(x, 2) for x in os.getloadavg()]
     cards, groups = plan_shoe(args.seed)
     plan, changes = floor_plan(groups)
     sides = {"daemon": lambda: DaemonSide(args.seed), "floor": lambda: FloorSide(args.seed, plan, changes)}
@@ -232,7 +247,7 @@ def main(argv=None) -> int:
         for name, factory in sides.items():
             turns[name].append(one_turn(factory, cards, groups, args.pace_ms / 1000))
     report: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                "load": [round(x, 2) for x in os.getloadavg()]},
+                                "load_before": load_before, "load": [round(x, 2) for x in os.getloadavg()]},
                     "shoe": {"cards": len(cards), "rounds": sum(1 for g in groups if g and g[-1].kind == "card") - 1}, "sides": {}}
     for name, runs in turns.items():
         report["sides"][name] = {
@@ -244,20 +259,23 @@ def main(argv=None) -> int:
         "card_to_lamp_p50": round(daemon["card_to_lamp"]["p50_us"] / floor["card_to_lamp"]["p50_us"], 2),
         "card_to_lamp_p99": round(daemon["card_to_lamp"]["p99_us"] / floor["card_to_lamp"]["p99_us"], 2),
         "flow": round(daemon["flow_cards_per_s"] / floor["flow_cards_per_s"], 2)}
+    report["pairs"] = [pair_ratios(d, f) for d, f in zip(daemon["runs"], floor["runs"])]
     if args.json:
         print(json.dumps(report))
         return 0
     print(f"daemon vs floor, {args.runs} turns each, alternately: {GAME} {len(cards)}-card shoe, "
           f"{args.pace_ms:g} ms between cards; {report['machine']['cpus']} CPUs, python {report['machine']['python']}, "
-          f"load {report['machine']['load']}")
+          f"load {report['machine']['load_before']} before, {report['machine']['load']} after")
     for name, side in report["sides"].items():
         c = side["card_to_lamp"]
         print(f"  {name:<6} deciding card -> result lamp: n={c['n']} p50 {c['p50_us']} us  p99 {c['p99_us']} us  "
               f"max {c['max_us']} us;  flow {side['flow_cards_per_s']} cards/s "
               f"(runs: {', '.join(str(r['flow']['cards_per_s']) for r in side['runs'])})")
     r = report["ratios"]
-    print(f"  daemon / floor: p50 {r['card_to_lamp_p50']}x (goal <= 1.5), p99 {r['card_to_lamp_p99']}x (goal <= 2), "
-          f"flow {r['flow']}x (goal >= 0.5)")
+    print(f"  daemon / floor, pooled: p50 {r['card_to_lamp_p50']}x (goal <= {GOALS['card_to_lamp_p50']}), "
+          f"p99 {r['card_to_lamp_p99']}x (goal <= {GOALS['card_to_lamp_p99']}), flow {r['flow']}x (goal >= {GOALS['flow']})")
+    for key in GOALS:
+        print(f"  per turn pair, {key}: {', '.join(f'{pair[key]}x' for pair in report['pairs'])}")
     return 0
 
 
