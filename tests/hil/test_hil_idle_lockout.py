@@ -19,7 +19,8 @@ import pytest
 from controller.control import ControlClient
 from simulation.rig.other_users import call_as, fork_as, read_all
 
-pytestmark = [pytest.mark.hil, pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as other users"),
+# slow: it waits out a real idle timeout (control.idle_timeout_s), as the abuse it guards against does
+pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as other users"),
               pytest.mark.timeout(600)]
 DAEMON_GROUP = 0  # the rig's daemon runs as root
 MEMBERS = (65534, 64_013, 64_014)

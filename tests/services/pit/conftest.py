@@ -2,7 +2,9 @@
 a real PostgreSQL server (Debian's `postgresql`, started once per session by
 simulation/postgres.py on a Unix socket in a temp dir, no system service), a new empty
 database for each test. Without PostgreSQL's binaries those runs skip naming the package; in
-CI (CI=true) they fail instead."""
+CI (CI=true) they fail instead. The PostgreSQL runs go with the slow tests (`-m slow`, CI's
+second command): the README's command keeps to its time, and test_pit_schema.py still checks
+that both stores have one schema in every run."""
 from __future__ import annotations
 
 import importlib.util
@@ -31,7 +33,7 @@ def postgres_server():
     server.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def pit_db_url(request, tmp_path) -> str:
     """Where the pit's database is: a SQLite file's path, or a postgresql:// URL of a new database."""
     if request.param == "sqlite":

@@ -54,6 +54,7 @@ def open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+@pytest.mark.slow  # it waits out the real header time (HEADER_TIMEOUT_S) of 188 half-sent requests
 def test_half_sent_requests_are_capped_cut_after_the_header_time_and_logged_a_few_times(board):
     idle = open_fds(board.child.pid)
     flood = MAX_CONNECTIONS + 60
