@@ -5,7 +5,7 @@
 Written from firmware_bridge/PROTOCOL.md alone, importing only the standard library, so that
 its cost owes nothing to tablectl's code: its own framing and CRC (§1), sequence numbers,
 cumulative acks, NAKs, go-back-N retransmission in a window of 8 (§2), the HELLO request and
-answer (§4, keyless: 1.0 framing, HELLO minor 2), heartbeats and the silence timeout. One
+answer (§4, keyless: 1.0 framing, HELLO minor 3), heartbeats and the silence timeout. One
 thread, one selectors loop over the shoe's, the panel's and the lamp board's ptys.
 
 What it does with what the shoe says (a CARD, a SHOE_STATUS, an ERROR), per read of the shoe's
@@ -45,7 +45,7 @@ PAYLOAD_LEN = {CARD: 11, SHOE_STATUS: 9, HEARTBEAT: 4, NAK: 2}
 NAK_OUT_OF_ORDER, NAK_UNKNOWN_TYPE, NAK_MALFORMED, NAK_UNSUPPORTED_VERSION = 1, 2, 3, 4
 WINDOW, ACK_TIMEOUT, RETRIES = 8, 0.25, 5
 HEARTBEAT_EVERY, SILENCE, IDLE_ABANDON = 1.0, 3.5, 0.05
-HOST_HELLO_TAIL = bytes([1, 2, 0, 0, 0])  # proto 1.2, firmware 0.0.0
+HOST_HELLO_TAIL = bytes([1, 3, 0, 0, 0])  # proto 1.3 (the page's host; 1.3 adds only the bet sensor), firmware 0.0.0
 INSERT = "INSERT INTO records (mono_ns, shoe_boot, kind, payload) VALUES (?, ?, ?, ?)"
 
 

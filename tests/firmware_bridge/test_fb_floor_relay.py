@@ -38,7 +38,7 @@ def relay():
 
 def test_its_frames_are_the_pages_bytes(relay):
     (request, _, query, _, ack, _, _) = [raw for _, raw in page_example("handshake")]
-    hello = bytes([0, 1, 2, 0, 0, 0]) + (0x1A2B3C4D).to_bytes(4, "little") + bytes([1, 8]) + b"tablectl"
+    hello = bytes([0, 1, 3, 0, 0, 0]) + (0x1A2B3C4D).to_bytes(4, "little") + bytes([1, 8]) + b"tablectl"
     assert relay.frame(relay.HELLO, 0, None, True, hello) == request
     assert relay.frame(0x06, 1, 0, True) == query
     assert relay.frame(relay.ACK, 2, 1, False) == ack

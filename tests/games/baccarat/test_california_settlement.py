@@ -139,6 +139,16 @@ def test_at_the_2s_cap_a_winner_reopens_room_for_later_losers():
     assert s.bank_after == 200 and s.bank_net == 100
 
 
+def test_a_bank_exactly_covering_a_winner_returns_a_later_loser():
+    """The bank reaches zero paying the Banker line in full: the Tie after it, a loser, is
+    returned untouched, not collected (ruling 26), though the bank had room for it."""
+    s = settle(Fraction(1, 4), 1, [Stake(2, "banker", Fraction(1, 4)), Stake(2, "tie", Fraction(1, 4))],
+               BANKER_WINS, MoneyRules(Fraction(1, 4)))
+    assert [(e.stake.space, e.paid, e.collected, e.returned, e.net) for e in s.entries] == [
+        ("banker", Fraction(1, 4), 0, 0, Fraction(1, 4)), ("tie", 0, 0, Fraction(1, 4), 0)]
+    assert s.exhausted_at == 0 and s.bank_after == 0 and s.bank_net == Fraction(-1, 4)
+
+
 def test_pushes_are_returned():
     s = settle(1000, 1, [Stake(2, "banker", 20), Stake(2, "fortune7", 5)], THREE_CARD_7)
     assert [(e.collected, e.paid, e.returned, e.back) for e in s.entries] == [(0, 0, 0, 20), (0, 200, 0, 205)]
@@ -190,7 +200,9 @@ def test_property_coverage_and_conservation(table, bank, bets):
         assert 0 <= e.paid <= max(e.owed, 0) and 0 <= e.collected <= e.stake.amount
         assert e.net >= e.owed if e.owed < 0 else e.net <= e.owed
     owed_to_players = sum((max(e.owed, 0) for e in s.entries), Fraction(0))
-    if owed_to_players <= bank and sum((-min(e.owed, 0) for e in s.entries), Fraction(0)) <= bank:
+    # a bank that more than covers the winners never reaches zero, so it plays every wager in full
+    # (one that exactly covers them may reach zero before a later loser, which is then returned)
+    if owed_to_players < bank and sum((-min(e.owed, 0) for e in s.entries), Fraction(0)) <= bank:
         assert all(e.in_full for e in s.entries)
     # once the bank is exhausted, everything after is returned untouched (ruling 26)
     if s.exhausted_at is not None:
