@@ -96,8 +96,17 @@ def default_source() -> Path:
 
 def group_id(root: Path, name: str) -> int | None:
     """`name`'s gid in the target system's /etc/group (not the host's, under --root)."""
+    return _id_in(root / "etc/group", name)
+
+
+def user_id(root: Path, name: str) -> int | None:
+    """`name`'s uid in the target system's /etc/passwd (not the host's, under --root)."""
+    return _id_in(root / "etc/passwd", name)
+
+
+def _id_in(table: Path, name: str) -> int | None:
     try:
-        text = (root / "etc/group").read_text(encoding="utf-8")
+        text = table.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
     for line in text.splitlines():

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.common import UsageError
-from cli.install_service import CONFIG, GROUP, USER, group_id
+from cli.install_service import CONFIG, GROUP, USER, group_id, user_id
 from controller.journal.signing import SigningKeyError, key_id, load_public_key, new_key_pair, public_key_path
 
 if TYPE_CHECKING:
@@ -32,19 +32,6 @@ def add_table_parser(commands) -> None:
     make.add_argument("--force", action="store_true", help="replace an existing key (the pit must enrol the new one)")
 
 
-def user_id(root: Path, name: str) -> int | None:
-    """`name`'s uid in the target system's /etc/passwd (not the host's, under --root)."""
-    try:
-        text = (root / "etc/passwd").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    for line in text.splitlines():
-        fields = line.split(":")
-        if len(fields) >= 3 and fields[0] == name:
-            return int(fields[2])
-    return None
-
-
 def make_table_key(keys_dir: str, root: Path, force: bool, out) -> int:
     if not keys_dir.startswith("/"):
         raise UsageError(f"--dir {keys_dir!r}: give an absolute path (the config names it as it is)")
@@ -54,17 +41,7 @@ def make_table_key(keys_dir: str, root: Path, force: bool, out) -> int:
         raise UsageError(f"{path} exists (key id {_existing_id(path)}); --force makes a new key, "
                          "and the pit must then enrol the new public key")
     as_root = os.geteuid() == 0
-    owner = None
-    if as_root:
-        uid, gid = user_id(root, USER), group_id(root, GROUP)
-        if uid is None or gid is None:
-            raise UsageError(f"user {USER!r} is not in {root / 'etc/passwd'}: run `tablectl install-service` first")
-        owner = (uid, gid)
-    if not path.parent.is_dir():
-        path.parent.mkdir(mode=0o750, parents=True)
-        if owner is not None:
-            os.chown(path.parent, 0, owner[1])
-    public = new_key_pair(path, owner)
+    public = new_key_pair(path, _daemon_owned_dir(root, path, "run `tablectl install-service` first"))
     who = f"{USER}:{GROUP}" if as_root else "your user: not running as root, so not chowned to the daemon's user"
     print(f"wrote {path} (mode 0600, {who}) and {public_key_path(path)} (mode 0644)", file=out)
     print(f"key id {key_id(public)}  (the pit shows the same id once it has enrolled this table)\n", file=out)
@@ -110,16 +87,22 @@ def install_table_key(installer: Installer) -> None:
     installer.say("provision", str(path), f"the table's journal signing key, mode 0600, owner {USER}")
     if installer.dry_run:
         return
-    owner = None
-    if os.geteuid() == 0:
-        uid, gid = user_id(installer.root, USER), group_id(installer.root, GROUP)
-        if uid is None or gid is None:
-            raise UsageError(f"user {USER!r} is missing from {installer.path('/etc/passwd')} after systemd-sysusers")
-        owner = (uid, gid)
-    if not path.parent.is_dir():
-        path.parent.mkdir(mode=0o750, parents=True)
-        if owner is not None:
-            os.chown(path.parent, 0, owner[1])
-    public = new_key_pair(path, owner)
+    public = new_key_pair(path, _daemon_owned_dir(installer.root, path, "systemd-sysusers did not make it"))
     print(f"  key id {key_id(public)}: enrol {public_key_path(installed)} at the pit "
           f"(tablectl pit enroll SITE/TABLE FILE)", file=installer.out)
+
+
+def _daemon_owned_dir(root: Path, key: Path, fix: str) -> tuple[int, int] | None:
+    """The key's owner (the daemon's user, when run as root; else none: the caller's) and its
+    directory made (0750, group tablectl) if missing."""
+    owner = None
+    if os.geteuid() == 0:
+        uid, gid = user_id(root, USER), group_id(root, GROUP)
+        if uid is None or gid is None:
+            raise UsageError(f"user {USER!r} is not in {root / 'etc/passwd'}: {fix}")
+        owner = (uid, gid)
+    if not key.parent.is_dir():
+        key.parent.mkdir(mode=0o750, parents=True)
+        if owner is not None:
+            os.chown(key.parent, 0, owner[1])
+    return owner

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.install_service import USER, main
-from cli.table_key import user_id
+from cli.install_service import USER, main, user_id
 from controller.journal.signing import key_id, load_public_key, public_key_path
 
 EXEC = "/opt/tablectl/bin/tablectl"
