@@ -107,3 +107,29 @@ def loads(raw: bytes | bytearray | memoryview | str, *, max_bytes: int, max_dept
         return json.loads(data)
     except (ValueError, RecursionError) as error:  # RecursionError: not after check; kept as a last guard
         raise NotJSON(f"not JSON ({error})") from None
+
+
+class LineTooLong(TooLarge):
+    """A buffer past its bound without a whole line in it."""
+
+
+class NotAnObject(NotJSON):
+    """A line of JSON that is not an object (every line of ours is one)."""
+
+
+def take_object_line(buffer: bytearray, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> dict[str, Any] | None:
+    """The first whole line of `buffer`, taken out of it, as a JSON object read within bounds;
+    None while no line is whole yet. LineTooLong once `buffer` holds more than `max_bytes`
+    without a line end (read no further); TooLarge, TooDeep or NotJSON for the line itself
+    (NotAnObject when it is JSON but not an object). Line readers of outside sockets share it."""
+    end = buffer.find(b"\n")
+    if end < 0:
+        if len(buffer) > max_bytes:
+            raise LineTooLong(f"a line longer than {max_bytes} bytes")
+        return None
+    line = bytes(buffer[:end])
+    del buffer[:end + 1]
+    value = loads(line, max_bytes=max_bytes, max_depth=max_depth)
+    if not isinstance(value, dict):
+        raise NotAnObject(f"not a JSON object: {line[:80]!r}")
+    return value

@@ -61,9 +61,7 @@ class EventStream:
     def next_event(self, timeout: float | None) -> dict[str, Any] | None:
         """The next JSON object on the stream; None once it ended; TimeoutError when nothing
         came within `timeout` seconds (0: only what is already here)."""
-        while (end := self._buf.find(b"\n")) < 0:
-            if len(self._buf) > self.max_line:
-                raise EventStreamError(f"an event line longer than {self.max_line} bytes")
+        while (message := self._take()) is None:
             self._sock.settimeout(timeout)
             try:
                 data = self._sock.recv(READ_BYTES)
@@ -74,15 +72,15 @@ class EventStream:
             if not data:
                 return None
             self._buf += data
-        line = bytes(self._buf[:end])
-        del self._buf[:end + 1]
+        return message
+
+    def _take(self) -> dict[str, Any] | None:
         try:
-            message = bounded_json.loads(line, max_bytes=self.max_line)
+            return bounded_json.take_object_line(self._buf, max_bytes=self.max_line)
+        except bounded_json.LineTooLong:
+            raise EventStreamError(f"an event line longer than {self.max_line} bytes") from None
         except bounded_json.BoundedJSONError as error:
             raise EventStreamError(f"an event line refused: {error}") from None
-        if not isinstance(message, dict):
-            raise EventStreamError("an event line that is not a JSON object")
-        return message
 
     def close(self) -> None:
         self._sock.close()

@@ -99,9 +99,7 @@ class ControlClient:
             _check_refusal(message)
 
     def _read_line(self, timeouts_raise: bool = False) -> dict | None:
-        while (end := self._buf.find(b"\n")) < 0:
-            if len(self._buf) > REPLY_BYTES:
-                raise ControlError(f"the daemon sent a line longer than {REPLY_BYTES} bytes on {self.path}")
+        while (message := self._take()) is None:
             try:
                 data = self._sock.recv(65536)
             except TimeoutError:
@@ -113,15 +111,17 @@ class ControlClient:
             if not data:
                 return None
             self._buf += data
-        line = bytes(self._buf[:end])
-        del self._buf[:end + 1]
+        return message
+
+    def _take(self) -> dict | None:
         try:
-            message = bounded_json.loads(line, max_bytes=REPLY_BYTES)
+            return bounded_json.take_object_line(self._buf, max_bytes=REPLY_BYTES)
+        except bounded_json.LineTooLong:
+            raise ControlError(f"the daemon sent a line longer than {REPLY_BYTES} bytes on {self.path}") from None
+        except bounded_json.NotAnObject as error:
+            raise ControlError(f"the daemon sent a line that is {error}") from None
         except bounded_json.BoundedJSONError as error:
             raise ControlError(f"the daemon sent a line that is not JSON within bounds: {error}") from None
-        if not isinstance(message, dict):
-            raise ControlError(f"the daemon sent a line that is not a JSON object: {line[:80]!r}")
-        return message
 
 
 def _check_refusal(message: dict) -> None:

@@ -115,3 +115,18 @@ def test_a_refused_text_never_reaches_the_recursion_limit():
             loads(nested(10_000), max_bytes=1 << 20)
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_take_object_line_takes_whole_lines_one_at_a_time_within_bounds():
+    from controller.bounded_json import LineTooLong, NotAnObject, take_object_line
+
+    buffer = bytearray(b'{"a": 1}\n{"b": [2]}\n{"c"')
+    assert take_object_line(buffer, max_bytes=64) == {"a": 1}
+    assert take_object_line(buffer, max_bytes=64) == {"b": [2]}
+    assert take_object_line(buffer, max_bytes=64) is None and buffer == bytearray(b'{"c"')  # not whole yet
+    with pytest.raises(LineTooLong, match="a line longer than 8 bytes"):
+        take_object_line(bytearray(b"x" * 9), max_bytes=8)  # no line end within the bound: read no further
+    with pytest.raises(NotAnObject, match="not a JSON object"):
+        take_object_line(bytearray(b"[1]\n"), max_bytes=64)
+    with pytest.raises(TooDeep):
+        take_object_line(bytearray(b'{"a":' * 40 + b"\n"), max_bytes=1024)
