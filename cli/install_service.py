@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,6 +93,19 @@ def default_source() -> Path:
     if (checkout / FILES[0].source).is_file():
         return checkout
     return Path(sys.prefix) / "share" / "tablectl"
+
+
+def site_config_section(config: Path, section: str, why: str) -> dict | None:
+    """A section of the site's existing config ({} when it has none), None when there is no
+    config yet; a config that cannot be read is a UsageError saying `why` it was read."""
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(f"{config}: cannot read its [{section}] {why}: {error}") from None
+    found = data.get(section, {})
+    return found if isinstance(found, dict) else {}
 
 
 def group_id(root: Path, name: str) -> int | None:

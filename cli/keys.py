@@ -17,12 +17,11 @@ import os
 import re
 import secrets
 import sys
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.common import Parser, UsageError, run_command
-from cli.install_service import CONFIG, GROUP, group_id
+from cli.install_service import CONFIG, GROUP, group_id, site_config_section
 from cli.table_key import add_table_parser, make_table_key
 from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, load_key, write_key
 
@@ -92,14 +91,8 @@ def program_lines(device: str, key: bytes) -> list[str]:
 
 def configured_keys(config: Path) -> dict[str, str] | None:
     """The [keys] of an existing config (a device left out: ""), None when there is none to read."""
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise UsageError(f"{config}: cannot read its [keys] to provision the device keys: {error}") from None
-    keys = data.get("keys", {})
-    return {device: str(keys.get(device, "")) if isinstance(keys, dict) else "" for device in DEVICES}
+    keys = site_config_section(config, "keys", "to provision the device keys")
+    return None if keys is None else {device: str(keys.get(device, "")) for device in DEVICES}
 
 
 def install_device_keys(installer: Installer) -> dict[str, str]:

@@ -9,12 +9,11 @@ An existing key is kept unless --force: a new key means enrolling it again at th
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.common import UsageError
-from cli.install_service import CONFIG, GROUP, USER, group_id, user_id
+from cli.install_service import CONFIG, GROUP, USER, group_id, site_config_section, user_id
 from controller.journal.signing import SigningKeyError, key_id, load_public_key, new_key_pair, public_key_path
 
 if TYPE_CHECKING:
@@ -60,14 +59,8 @@ def _existing_id(path: Path) -> str:
 
 def configured_signing_key(config: Path) -> str | None:
     """journal.signing_key of an existing config ("" when it signs nothing), None when there is none."""
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise UsageError(f"{config}: cannot read journal.signing_key to make the table's key: {error}") from None
-    journal = data.get("journal", {})
-    return str(journal.get("signing_key", "")) if isinstance(journal, dict) else ""
+    journal = site_config_section(config, "journal", "to make the table's key")
+    return None if journal is None else str(journal.get("signing_key", ""))
 
 
 def install_table_key(installer: Installer) -> None:
