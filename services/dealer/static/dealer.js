@@ -130,6 +130,7 @@ function showLink(link) {
   banner.textContent = link && link.journal_error ? `Journal unreadable: ${link.journal_error}`
     : "Table offline: the daemon's event stream is gone; the page shows the last it read";
   document.body.className = state;
+  document.body.dataset.link = state;
 }
 
 function connect() {
@@ -140,6 +141,7 @@ function connect() {
   });
   source.addEventListener("link", (event) => showLink(JSON.parse(event.data)));
   source.onerror = () => {
+    document.body.dataset.link = "reconnecting";
     byId("link-state").dataset.state = "reconnecting";
     byId("link-state").textContent = "Dealer page reconnecting…";
   };

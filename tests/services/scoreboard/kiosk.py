@@ -23,13 +23,16 @@ WAIT = 30  # a bound that fails a hung test; never a measure of speed
 
 class ScoreboardProcess:
     """`tablectl scoreboard --config CONFIG --listen 127.0.0.1:0` as a child process; stopped by
-    its own PID (SIGTERM, then SIGKILL after WAIT)."""
+    its own PID (SIGTERM, then SIGKILL after WAIT). A subclass serves another page (COMMAND)."""
+
+    COMMAND: tuple[str, ...] = ("scoreboard", "--listen", "127.0.0.1:0")
+    NAME = "scoreboard"
 
     def __init__(self, config: str | os.PathLike, *args: str, directory: str | os.PathLike) -> None:
-        self.log_path = Path(directory) / f"scoreboard-{time.monotonic_ns()}.err"
+        self.log_path = Path(directory) / f"{self.NAME}-{time.monotonic_ns()}.err"
         self._log = open(self.log_path, "wb")
         self.child = subprocess.Popen(
-            [sys.executable, "-m", "cli", "scoreboard", "--config", str(config), "--listen", "127.0.0.1:0", *args],
+            [sys.executable, "-m", "cli", self.COMMAND[0], "--config", str(config), *self.COMMAND[1:], *args],
             stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL)
         self.url = self._serving_url()
         parts = urlsplit(self.url)
@@ -41,7 +44,7 @@ class ScoreboardProcess:
         line = self.child.stdout.readline().decode() if ready else ""
         if "serving http://" not in line:
             self.stop()
-            raise AssertionError(f"the scoreboard did not start: {line!r}\n{self.output()}")
+            raise AssertionError(f"the {self.NAME} did not start: {line!r}\n{self.output()}")
         return line.split("serving ", 1)[1].split(" ", 1)[0]
 
     def output(self) -> str:
