@@ -21,7 +21,7 @@ from typing import Any
 
 from controller.journal import Record, RoundView
 from controller.journal.kinds import RecordKind as R
-from controller.journal.round_money import MISPAY, MONEY_IRREGULARITIES, PAYOUTS_ACCEPTED, SETTLEMENT, WAGERS
+from controller.journal.round_money import FOREIGN_CHIP, MISPAY, MONEY_IRREGULARITIES, PAYOUTS_ACCEPTED, SETTLEMENT, WAGERS
 from games.registry import GAME_KEYS, get_game
 
 DESK = "desk"  # the page's one part
@@ -70,6 +70,15 @@ def _entries(value: object, what: str) -> list[Mapping[str, Any]]:
     return value
 
 
+def _lenient(check: Callable[[Any, str], Any], value: object, what: str, misfits: list[str]) -> Any:
+    """`check(value)`, or the value as bounded text when it does not fit (noted in `misfits`)."""
+    try:
+        return check(value, what)
+    except Unreadable as error:
+        misfits.append(str(error))
+        return _text(value)
+
+
 def outcome(net: str) -> str:
     """win, lose or push, from a net amount's string (its sign)."""
     return "lose" if net.startswith("-") else "push" if re.fullmatch(r"0(\.0+)?", net) else "win"
@@ -110,7 +119,7 @@ class Desk:
         try:
             return handler(self, record, record.payload)
         except (Unreadable, KeyError, TypeError, ValueError) as error:
-            self.problems = [*self.problems[-(PROBLEMS_KEPT - 1):], f"record {record.seq} ({record.kind}): {error}"]
+            self._problem(record, str(error))
             return True
 
     def _ours(self, record: Record) -> bool:
@@ -175,40 +184,36 @@ class Desk:
         return self._round_record(record, p)
 
     def _irregularity(self, record: Record, p: Mapping[str, Any]) -> bool:
+        """A money irregularity is always shown: a field that does not fit is shown as text
+        (bounded) and named in `problems`, rather than the alert left out."""
         if self.view is not None and record.round == self.view.round:
             self.view.apply(record)
         kind = p.get("kind")
         if kind not in MONEY_IRREGULARITIES:
             return self.view is not None and record.round == self.view.round
+        misfits: list[str] = []
         alert: dict[str, Any] = {"seq": record.seq, "kind": kind, "clause": _text(p.get("clause")),
                                  "detail": _text(p.get("detail")), "open": True}
-        what = str(kind)
-        if "seat" in p or kind == MISPAY:
-            alert["seat"] = _seat(p.get("seat"), what)
-            alert["bet"] = _key(p.get("bet"), what)
-            alert["title"] = self._title(alert["bet"])
+        if "seat" in p or "bet" in p:
+            alert["seat"], alert["bet"] = _lenient(_seat, p.get("seat"), "seat", misfits), _lenient(_key, p.get("bet"), "bet", misfits)
+            alert["title"] = self._title(alert["bet"]) if isinstance(alert["bet"], str) and _KEY.match(alert["bet"]) else alert["bet"]
+        names = {MISPAY: ("expected", "found", "difference"), FOREIGN_CHIP: ("value",)}.get(kind, ("frozen", "now"))
+        for name in names:
+            if p.get(name) is not None:
+                alert[name] = _lenient(_amount, p.get(name), name, misfits)
         if kind == MISPAY:
-            alert["expected"] = _amount(p.get("expected"), "mispay expected")
-            alert["found"] = _amount(p.get("found"), "mispay found")
-            if p.get("difference") is not None:
-                alert["difference"] = _amount(p.get("difference"), "mispay difference")
-            if p.get("direction") not in DIRECTIONS:
-                raise Unreadable(f"mispay direction {str(p.get('direction'))[:40]!r} is not over or under")
-            alert["direction"] = p["direction"]
+            alert["direction"] = p.get("direction") if p.get("direction") in DIRECTIONS else _text(p.get("direction"))
             for earlier in self.alerts:  # a space's latest reading is the one that stands
-                if earlier["kind"] == MISPAY and (earlier["seat"], earlier["bet"]) == (alert["seat"], alert["bet"]):
+                if earlier["kind"] == MISPAY and (earlier.get("seat"), earlier.get("bet")) == (alert.get("seat"), alert.get("bet")):
                     earlier["open"] = False
-        elif kind == "foreign_chip":
+        elif kind == FOREIGN_CHIP:
             uid = p.get("uid")
             alert["uid"] = uid if isinstance(uid, str) and _UID.match(uid) else _text(uid)
-            alert["space"] = p.get("space") if isinstance(p.get("space"), int) else None
-            alert["value"] = _amount(p["value"], "foreign chip value") if isinstance(p.get("value"), str) else _text(p.get("value"))
+            alert["space"] = p.get("space") if isinstance(p.get("space"), int) else _text(p.get("space"))
             alert["why"] = _text(p.get("why"))
-        else:
-            for name in ("frozen", "now"):
-                if p.get(name) is not None:
-                    alert[name] = _amount(p[name], f"{kind} {name}")
         self.alerts.append(alert)
+        if misfits:
+            self._problem(record, "; ".join(misfits) + " (shown as written)")
         return True
 
     def _ended(self, record: Record, p: Mapping[str, Any]) -> bool:
@@ -218,13 +223,22 @@ class Desk:
             alert["open"] = False
         self.cleared = {"by": record.kind, "seq": record.seq}
         if record.kind == PAYOUTS_ACCEPTED:
-            by = p.get("by")
-            differences = [{"seat": _seat(d.get("seat"), "difference"), "bet": _key(d.get("bet"), "difference"),
-                            "expected": _amount(d.get("expected"), "expected"), "found": _amount(d.get("found"), "found")}
-                           for d in _entries(p.get("differences"), "differences")]
-            self.cleared["who"] = _who(by)
-            self.accepted.append({"seq": record.seq, "who": _who(by), "differences": differences})
+            self.cleared["who"] = _who(p.get("by"))
+            misfits: list[str] = []
+            try:
+                entries = _entries(p.get("differences"), "differences")
+            except Unreadable as error:
+                entries, misfits = [], [str(error)]
+            differences = [{name: _lenient(check, entry.get(name), name, misfits)
+                            for name, check in (("seat", _seat), ("bet", _key), ("expected", _amount), ("found", _amount))}
+                           for entry in entries]
+            self.accepted.append({"seq": record.seq, "who": self.cleared["who"], "differences": differences})
+            if misfits:
+                self._problem(record, "; ".join(misfits) + " (shown as written)")
         return self._round_record(record, p)
+
+    def _problem(self, record: Record, why: str) -> None:
+        self.problems = [*self.problems[-(PROBLEMS_KEPT - 1):], f"record {record.seq} ({record.kind}): {why}"]
 
     def _title(self, bet: str) -> str:
         if self.game is None:

@@ -152,14 +152,28 @@ def test_a_record_that_does_not_fit_is_named_and_the_rest_is_shown(journal):
     table.open()
     floats = table.append("wagers", {"round": 1, "source": "sensor", "wagers": [{"seat": 1, "bet": "banker", "stake": 25.5}]})
     bad = table.append("settlement", {"round": 1, "void": False, "wagers": "all", "house_net": "0"})
-    table.irregularity("mispay", "local ruling L10", "no amounts")
+    odd = table.irregularity("mispay", "local ruling L10", "found as a number", seat=1, bet="banker", expected="50",
+                             found=45.5, direction="under")
     desk = folded(journal)
     page = desk.desk_json()
     assert page["wagers"] == [] and page["payouts"] == [] and page["round"] == 1
     assert page["problems"][0] == f"record {floats.seq} (wagers): wager 1: '25.5' is not an amount (a decimal string)"
     assert page["problems"][1] == f"record {bad.seq} (settlement): wagers: expected a list of at most 400 objects"
-    assert "mispay" in page["problems"][2]
+    # an irregularity is shown all the same, the field that does not fit as it was written
+    assert page["problems"][2] == f"record {odd.seq} (irregularity): found: '45.5' is not an amount (a decimal string) (shown as written)"
+    (alert,) = page["alerts"]
+    assert (alert["kind"], alert["seat"], alert["expected"], alert["found"], alert["open"]) == ("mispay", 1, "50", "45.5", True)
     assert desk.apply(bad) == {DESK}
+
+
+def test_an_acceptance_that_does_not_fit_still_clears_and_says_who(journal):
+    table = MoneyTable(journal, "fortune6")
+    table.play()
+    table.mispay(1, "banker", expected="50", found="45")
+    table.accepted({"source": "panel", "key": True}, "all of them")
+    page = folded(journal).desk_json()
+    assert page["open_alerts"] == 0 and page["cleared"]["who"] == "panel key" and page["accepted"][0]["differences"] == []
+    assert "differences: expected a list of at most 400 objects" in page["problems"][0]
 
 
 def test_records_of_another_round_leave_the_page_alone(journal):
