@@ -14,8 +14,8 @@ import subprocess
 import sys
 
 import pytest
-from kiosk import WAIT, EventReader, ScoreboardProcess, chromium, close_browser, wait_until
-from money_script import MoneyTable
+from kiosk import WAIT, EventReader, ScoreboardProcess, chromium, close_browser, low_contrast, wait_until
+from money_script import MoneyTable, decided
 
 from controller.control import ControlServer
 from controller.journal import Journal, iter_records, open_readonly
@@ -145,6 +145,45 @@ def test_the_page_shows_the_payouts_and_a_mispay_highlighted_until_confirmed(tab
         cleared = browser.find_element("id", "cleared").text
         assert "Mispay · Seat 1 Banker: must stand 50, found 45, under by 5 · cleared: the round was confirmed" in cleared
         assert browser.find_element("id", "round-state").text.lower() == "settled"
+    finally:
+        browser.get("about:blank")
+        close_browser(browser)
+
+
+@needs_chromium
+def test_every_text_is_aa_contrast_and_uncovered_at_1920x1080(table, pages):
+    """Alerts of every kind, a mispaid row, refused wagers, then the cleared ones and a void:
+    each text at least 4.5:1 on what is painted under it (WCAG AA), none covered or clipped
+    (the scoreboard's check, kiosk.low_contrast)."""
+    result, money, stakes, _ = decided("fortune6")
+    m = table.money
+    m.open()
+    m.irregularity("foreign_chip", "local ruling L10", "a chip the registry does not know", seat=3, bet="tie",
+                   space=14, uid="04a1b2c3d4", value="25", why="unknown")
+    m.wagers(stakes, refused=[{"seat": 5, "bet": "tie", "stake": "1", "reason": "below the table's minimum 5 for tie",
+                               "clause": "local ruling L10"}])
+    m.irregularity("late_wager", "paigow §5.6", "a chip added after no more bets", seat=2, bet="player", frozen="10", now="15")
+    m.irregularity("wager_removed", "local ruling L10", "a chip taken away", seat=4, bet="player", frozen="10", now="5")
+    m.result(result, money)
+    m.mispay(1, "banker", expected="50", found="45")
+    m.mispay(2, "fortune6", expected="65", found="70")
+    page = pages(table.config)
+    browser = chromium(1920, 1080)
+    try:
+        browser.get(page.url)
+        wait_until(lambda: browser.execute_script("return document.querySelectorAll('#alerts .alert').length") == 5,
+                   "every alert shown")
+        assert low_contrast(browser) == []
+        m.accepted({"source": "socket", "user": "alice", "uid": 1000, "pid": 4242},
+                   [{"seat": 1, "bet": "banker", "expected": "50", "found": "45"}])
+        wait_until(lambda: browser.execute_script("return !document.getElementById('cleared-panel').hidden"), "cleared")
+        assert low_contrast(browser) == []
+        m.open()
+        m.wagers(stakes)
+        m.void(stakes, (), "fortune6 §5.4", "the shoe door was opened mid-round")
+        wait_until(lambda: not browser.execute_script("return document.getElementById('void-banner').hidden"), "the void")
+        assert "return every stake" in browser.find_element("id", "void-banner").text
+        assert low_contrast(browser) == []
     finally:
         browser.get("about:blank")
         close_browser(browser)
