@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.journal import Record, RoundView
+from controller.journal import DamagedRecord, Record, RoundView
 from controller.journal.kinds import RecordKind as R
 from controller.journal.round_money import FOREIGN_CHIP, MISPAY, MONEY_IRREGULARITIES, PAYOUTS_ACCEPTED, SETTLEMENT, WAGERS
 from games.registry import GAME_KEYS, get_game
@@ -118,7 +118,7 @@ class Desk:
             return False
         try:
             return handler(self, record, record.payload)
-        except (Unreadable, KeyError, TypeError, ValueError) as error:
+        except (Unreadable, DamagedRecord, KeyError, TypeError, ValueError) as error:
             self._problem(record, str(error))
             return True
 

@@ -176,6 +176,22 @@ def test_an_acceptance_that_does_not_fit_still_clears_and_says_who(journal):
     assert "differences: expected a list of at most 400 objects" in page["problems"][0]
 
 
+def test_a_payload_nested_too_deep_is_named_not_parsed(journal):
+    """A journal edited by hand: the payload is refused unread (controller.bounded_json), the
+    page goes on with the records after it."""
+    table = MoneyTable(journal, "fortune6")
+    table.open()
+    edited = table.wagers(stakes_of(["1:banker=25"]))
+    table.mispay(1, "banker", expected="50", found="45")
+    journal.connection.execute("UPDATE records SET payload = ? WHERE seq = ?",
+                               ('{"wagers":' + "[" * 100_000 + "]" * 100_000 + "}", edited.seq))
+    journal.connection.commit()
+    page = folded(journal).desk_json()
+    assert page["problems"] == [f"record {edited.seq} (wagers): record {edited.seq}: its payload is refused unread "
+                                "(nested deeper than the 32 levels allowed)"]
+    assert page["wagers"] == [] and page["alerts"][0]["kind"] == "mispay"
+
+
 def test_records_of_another_round_leave_the_page_alone(journal):
     table = MoneyTable(journal, "fortune6")
     table.play()
