@@ -8,15 +8,18 @@ tablectl yet, so the journal is written with the journal's own writer as the tab
 it (money_script.py), from the rules' real settlement."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from kiosk import WAIT, EventReader, ScoreboardProcess, chromium, close_browser, low_contrast, wait_until
 from money_script import MoneyTable, decided
 
+from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.control import ControlServer
 from controller.journal import Journal, iter_records, open_readonly
 from services.dealer.desk import Desk
@@ -216,3 +219,27 @@ def test_a_port_already_taken_exits_1(table):
         port = taken.getsockname()[1]
         done = _run("--config", str(table.config), "--port", str(port))
     assert done.returncode == 1 and f"tablectl dealer: cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+
+
+@pytest.mark.skipif(Path(DEFAULT_CONFIG_PATH).exists(), reason=f"a table is installed here ({DEFAULT_CONFIG_PATH})")
+def test_without_any_config_it_says_so_and_names_the_demos_config(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "XDG_STATE_HOME"} | {"HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "cli", "dealer"], capture_output=True, text=True, timeout=WAIT,
+                          stdin=subprocess.DEVNULL, env=env, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"tablectl dealer: no config at {DEFAULT_CONFIG_PATH}: give --config FILE, the table's config "
+                           "(the demo's: --config ~/.local/state/tablectl/demo/tablectl.toml, with a free --port N; "
+                           "docs/dealer.md)\n")
+
+
+def test_a_journal_not_there_yet_is_said_and_the_page_served(tmp_path):
+    config = tmp_path / "tablectl.toml"
+    config.write_text(f'game = "paigow"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n[control]\nsocket = "{tmp_path / "c.sock"}"\n')
+    page = DealerProcess(config, directory=tmp_path)
+    try:
+        got = page.get_json("/round.json")
+        assert (got["game"], got["round"], got["state"], got["payout_check"]) == ("paigow", None, "waiting", None)
+        assert (f"tablectl dealer: no journal at {tmp_path / 'j.sqlite'} yet (as {config} says): the page fills in "
+                "once the daemon writes it") in page.output()
+    finally:
+        assert page.stop() == 0
