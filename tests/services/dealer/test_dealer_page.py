@@ -103,6 +103,19 @@ def test_round_json_and_the_events_are_the_desk_of_the_journal(table, pages):
     reader.close()
 
 
+def test_the_link_follows_the_daemons_event_stream(table, pages):
+    table.money.play()
+    page = pages(table.config)
+    wait_until(lambda: (page.get_json("/round.json")["link"] or {}).get("online") is True, "online")
+    table.server.stop()
+    wait_until(lambda: page.get_json("/round.json")["link"]["online"] is False, "offline once the daemon is gone")
+    table.server = ControlServer(table.socket, answer_nothing).start()
+    table.money.publish = table.server.publish
+    settled = table.money.settled()
+    wait_until(lambda: page.get_json("/round.json")["seq"] == settled.seq, "the settled record after the daemon is back")
+    assert page.get_json("/round.json")["link"]["online"] is True
+
+
 def test_a_restart_rebuilds_the_same_page_from_the_last_rounds(table, pages):
     for _ in range(3):
         table.money.play()
