@@ -192,9 +192,11 @@ def test_a_payload_nested_too_deep_is_named_not_parsed(journal):
     assert page["wagers"] == [] and page["alerts"][0]["kind"] == "mispay"
 
 
-def test_records_of_another_round_leave_the_page_alone(journal):
+def test_records_of_another_round_or_not_of_money_leave_the_page_alone(journal):
     table = MoneyTable(journal, "fortune6")
     table.play()
     desk = folded(journal)
     stray = table.append("settlement", {"round": 99, "void": False, "wagers": [], "house_net": "0"})
     assert desk.apply(stray) == set()
+    extra = table.irregularity("extra_card", "fortune6 §5.2", "a card beyond the rules'")  # not money: not this page's
+    assert desk.apply(extra) == set() and desk.desk_json()["alerts"] == []
