@@ -22,6 +22,7 @@ COMMANDS = {
     "status": ("status", "the daemon's current state"),
     "send": ("send", "send a command to the daemon (as the panel would)"),
     "scoreboard": ("scoreboard", "the board beside the table: roads and results on a live web page"),
+    "dealer": ("dealer", "the dealer's page: each space's wager and payout, mispays, live"),
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
     "shoe": ("shoe", "a shoe from the journal: cards, counts, rounds, integrity, pace"),

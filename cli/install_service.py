@@ -4,8 +4,8 @@ Puts tablectl on a table PC as a well-behaved systemd service: the system user a
 (sysusers.d), the unit, the udev rules and the default config, then reloads udev and
 systemd. It never enables or starts the service: the engineer edits the config first.
 
-Ours, rewritten on every install: the units (the daemon, the scoreboard, the feed, the edge), 70-tablectl.rules,
-the sysusers.d entry.
+Ours, rewritten on every install: the units (the daemon, the scoreboard, the dealer page, the feed,
+the edge), 70-tablectl.rules, the sysusers.d entry.
 The site's, installed only when absent: /etc/tablectl/tablectl.toml and
 69-tablectl-devices.rules (which USB device is the shoe, panel, lights), and each device's
 key (/etc/tablectl/keys/DEVICE.key, protocol 1.1), printed to program into the device and
@@ -32,6 +32,7 @@ HOME = "/var/lib/tablectl"
 CONFIG = "/etc/tablectl/tablectl.toml"
 UNIT = "/etc/systemd/system/tablectl.service"
 SCOREBOARD_UNIT = "/etc/systemd/system/tablectl-scoreboard.service"
+DEALER_UNIT = "/etc/systemd/system/tablectl-dealer.service"
 EDGE_UNIT = "/etc/systemd/system/tablectl-edge.service"
 SYSUSERS = "/etc/sysusers.d/tablectl.conf"
 SYSUSERS_LINE = f'u {USER} - "tablectl table controller" {HOME} /usr/sbin/nologin\n'
@@ -60,6 +61,7 @@ FILES = (
     Placed("systemd/tablectl.service", UNIT),
     Placed("systemd/tablectl-feed.service", FEED_UNIT),
     Placed("systemd/tablectl-scoreboard.service", SCOREBOARD_UNIT),
+    Placed("systemd/tablectl-dealer.service", DEALER_UNIT),
     Placed("systemd/tablectl-edge.service", EDGE_UNIT),
     Placed("udev/70-tablectl.rules", "/etc/udev/rules.d/70-tablectl.rules"),
     Placed("udev/69-tablectl-devices.rules", "/etc/udev/rules.d/69-tablectl-devices.rules", site_owned=True),
@@ -289,6 +291,7 @@ def _main(argv) -> int:
         print(f"next: edit {root / CONFIG.lstrip('/')} and {root / 'etc/udev/rules.d/69-tablectl-devices.rules'}, "
               "program each new device key printed above into its device (`tablectl keys id FILE` names a key), "
               "then: systemctl enable --now tablectl (and tablectl-scoreboard for the board beside the table, "
+              "tablectl-dealer for the dealer's payouts and mispays, "
               "tablectl-edge for surveillance's live house edge)")
     return status
 

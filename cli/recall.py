@@ -1,7 +1,8 @@
 """`tablectl recall [--last N] [--journal PATH | --config FILE] [--json]`
 
 The last N rounds (default 10) from the journal, oldest first: the cards in the order they
-left the shoe with the hand each went to, the result and bets, decisions, irregularities,
+left the shoe with the hand each went to, the wagers of record and the refused ones, the result
+and bets, the payouts and the round's drop and house net, a mispay's acceptance, decisions, irregularities,
 voids with their clause, and who gave each command that touched the round (the panel's
 button, or the socket client's user, uid and pid). Reads the journal read-only; safe while the daemon runs.
 """
@@ -11,6 +12,7 @@ import json
 import sys
 
 from cli.common import Parser, UsageError, run_command
+from cli.money_text import irregularity_money, payout_lines, wager_lines
 from cli.paths import add_location_options, journal_path
 from controller.journal import DEFAULT_RECALL, JournalError, RoundView, last_rounds
 from games.bet_text import bets_text
@@ -90,12 +92,15 @@ def round_text(view: RoundView) -> str:
     if view.decisions:
         lines.append("  decided  " + ", ".join(f"spot {d.get('spot')} {d.get('decision')}" for d in view.decisions))
     seen: set[str] = set()
+    lines += wager_lines(view.money)
     for irregular in view.irregularities:
+        money = irregularity_money(irregular)
         lines.append(f"  irregularity  {irregular.get('kind')} ({irregular.get('clause')}, "
-                     f"{irregular.get('consequence')}): {irregular.get('detail', '')}")
+                     f"{irregular.get('consequence')}): {irregular.get('detail', '')}" + (f" · {money}" if money else ""))
         lines += clause_lines(irregular.get("clause"), seen)
     if view.result is not None:
         lines += _result_lines(view.result)
+    lines += payout_lines(view.money, by_text)
     if view.void is not None:
         voided_by = f" (by {by_text(view.voided_by)})" if view.voided_by else ""
         lines.append(f"  VOID     {view.void.get('clause')}: {view.void.get('reason', '')}{voided_by}")

@@ -26,7 +26,7 @@ def _parser() -> Parser:
     return parser
 
 
-def _demo_config() -> str:
+def demo_config() -> str:
     """Where `tablectl demo` leaves its table's config, as a user would type it."""
     from simulation.demo.place import default_directory
     from simulation.demo.session import home_relative
@@ -40,7 +40,7 @@ def _main(argv) -> int:
         raise UsageError(f"--listen {args.listen!r}: expected {expected}")
     if args.config is None and not os.path.exists(DEFAULT_CONFIG_PATH):  # the defaults name no table's journal
         raise UsageError(f"no config at {DEFAULT_CONFIG_PATH}: give --config FILE, the table's config (the demo's: "
-                         f"--config {_demo_config()}, with a free --listen ADDRESS:PORT; docs/scoreboard.md)")
+                         f"--config {demo_config()}, with a free --listen ADDRESS:PORT; docs/scoreboard.md)")
     config = config_for_cli(args.config)
     if not os.path.exists(config.journal.path):  # the daemon may not have started yet: serve, and say so
         print(f"tablectl scoreboard: no journal at {config.journal.path} yet (as {args.config or DEFAULT_CONFIG_PATH} says): "

@@ -169,6 +169,10 @@ def report_text(report: ShoeReport) -> str:
                  + ("; " + ", ".join(f"{w} {n}" for w, n in sorted(report.winners.items(), key=lambda i: -i[1]))
                     if report.winners else ""))
     lines += _bets_lines(report)
+    if (money := report.money) is not None:
+        unreadable = f" ({money['unreadable']} with amounts that cannot be read, left out)" if money["unreadable"] else ""
+        lines.append(f"  money: {money['rounds']} rounds wagered, drop {money['drop']}, house net {money['house_net']}"
+                     + unreadable)
     for void in report.voids:
         lines.append(f"  VOID round {void.get('round')}: {void.get('clause')}: {void.get('reason', '')}")
     for hold in report.holds:

@@ -12,6 +12,7 @@ from typing import Any
 
 from controller.journal.kinds import RecordKind as R
 from controller.journal.records import Record
+from controller.journal.round_money import PAYOUTS_ACCEPTED, SETTLEMENT, WAGERS, MoneySeen
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class RoundView:
     resumed: int = 0  # times the round was resumed after a restart or a hold
     commands: list[dict] = field(default_factory=list)  # the commands that touched it: {"seq", "command", "by"}
     voided_by: dict | None = None  # who gave the command the void followed ({"source": "socket", "user", ...})
+    money: MoneySeen = field(default_factory=MoneySeen)  # wagers, settlement, acceptances (round_money.py)
     other: dict[str, int] = field(default_factory=dict)  # opaque record kinds -> count
     first_seq: int = 0
     last_seq: int = 0
@@ -96,7 +98,8 @@ class RoundView:
             "bets_closed": self.bets_closed, "cards": [c.to_json() for c in self.cards],
             "decisions": self.decisions, "irregularities": self.irregularities,
             "result": self.result, "void": self.void, "settled": self.settled,
-            "resumed": self.resumed, "commands": self.commands, "voided_by": self.voided_by, "other": self.other,
+            "resumed": self.resumed, "commands": self.commands, "voided_by": self.voided_by, "money": self.money.to_json(),
+            "other": self.other,
             "first_seq": self.first_seq, "last_seq": self.last_seq,
         }
 
@@ -122,6 +125,9 @@ _APPLY: dict[str, Callable[[RoundView, Record, Mapping[str, Any]], None]] = {
     R.VOID: lambda view, record, p: setattr(view, "void", _without_round(p)),
     R.SETTLED: lambda view, record, p: setattr(view, "settled", True),
     R.ROUND_RESUMED: lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
+    WAGERS: lambda view, record, p: setattr(view.money, "wagers", _without_round(p)),
+    SETTLEMENT: lambda view, record, p: setattr(view.money, "settlement", _without_round(p)),
+    PAYOUTS_ACCEPTED: lambda view, record, p: view.money.accepted.append(_without_round(p)),
 }
 
 

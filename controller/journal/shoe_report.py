@@ -19,6 +19,7 @@ from typing import Any
 from controller.journal.kinds import RecordKind, ShoeEvent
 from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
+from controller.journal.round_money import money_over
 from controller.journal.rounds import RoundView, fold_rounds
 from controller.journal.shoes import ShoeLoad, add_to_history, iter_loads
 from controller.journal.store import Journal
@@ -110,6 +111,11 @@ class ShoeReport:
     # shoe played on) or "new shoe" (the next shoe's record), the alarms answered, who gave it
     answers: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def money(self) -> dict[str, Any] | None:
+        """The shoe's wagered rounds, drop and house net (round_money.money_over); None without money."""
+        return money_over(view.money for view in self.rounds)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "shoe": self.shoe, "game": self.game, "decks": self.decks, "first_seq": self.first_seq,
@@ -119,6 +125,7 @@ class ShoeReport:
             "voids": self.voids, "holds": self.holds, "irregularities": self.irregularities,
             "integrity": [i.to_json() for i in self.integrity], "pace": self.pace.to_json(),
             "false_alarm_rate": float(self.false_alarm_rate), "notes": self.notes, "answers": self.answers,
+            "money": self.money,
         }
 
 

@@ -1,10 +1,5 @@
-"""`BoardStream`: the board kept current from the journal and handed to the web server's loop.
-
-One thread owns the `Board`: it catches up from the start point (start_point.py), then
-folds each record as `services.follow.JournalFollower` delivers it and posts what changed,
-already serialized, to the asyncio loop (`call_soon_threadsafe`). The loop keeps the latest
-parts (for /roads.json and a display that connects), a log of the updates since the board
-caught up (for Last-Event-ID), and a bounded queue per display.
+"""`BoardStream`: the board kept current from the journal and handed to the web server's loop
+(services/fold_stream.py does the following, the update log and the displays' queues).
 
 Server-sent events (`/events`):
   update  id = the journal record's seq; data {"seq", "kind", "at", "board"?, "round"?}: the
@@ -17,181 +12,45 @@ Last-Event-ID and is brought up to date from the log.
 """
 from __future__ import annotations
 
-import asyncio
-import json
-import threading
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-import structlog
-from sse_starlette.event import ServerSentEvent
-
-from services.follow import POLL_S, JournalFollower, Link
+from services.fold_stream import LOG_BYTES, QUEUE, RETRY_MS, SEQ_DIGITS, BadLastEventId, Display, FoldStream, StartedFold, last_event_id
+from services.follow import POLL_S
 from services.scoreboard.board import BOARD, HISTORY, ROUND, Board
 from services.scoreboard.start_point import start_point
 
-log = structlog.get_logger("scoreboard")
-
-LOG_BYTES = 16 * 1024 * 1024  # updates kept for Last-Event-ID (an 80-round shoe is ~3 MB)
-QUEUE = 500  # updates a display may fall behind before it is cut off
-RETRY_MS = 1000  # the browser's wait before it reconnects
-SEQ_DIGITS = 19  # a journal seq is a positive 64-bit integer
+__all__ = ["LOG_BYTES", "QUEUE", "RETRY_MS", "SEQ_DIGITS", "BadLastEventId", "BoardStream", "Display", "last_event_id"]
 
 
-class BadLastEventId(ValueError):
-    """A Last-Event-ID header that is not one of our ids (a journal seq)."""
+class BoardStream(FoldStream):
+    PARTS = (BOARD, ROUND)
+    THREAD_NAME = "scoreboard-follower"
 
-
-def last_event_id(header: str | None) -> int | None:
-    """The seq a reconnecting display names; None when it names none we could have sent
-    (absent, empty, not ASCII digits: the display gets a snapshot). BadLastEventId when it is
-    longer than any seq (SEQ_DIGITS): refused before int() reads it (Python refuses to read
-    more than 4,300 digits, and such a header is not a browser's)."""
-    if not header:
-        return None
-    if len(header) > SEQ_DIGITS:
-        raise BadLastEventId(f"expected a record's seq (at most {SEQ_DIGITS} digits), got {len(header)} characters")
-    return int(header) if header.isascii() and header.isdigit() else None
-
-
-def _text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-@dataclass(eq=False)  # each display is itself (kept in a set)
-class Display:
-    """One connected browser: its queue, and whether it was cut off for falling behind."""
-
-    queue: asyncio.Queue[ServerSentEvent] = field(default_factory=lambda: asyncio.Queue(QUEUE))
-    dropped: bool = False
-
-
-class BoardStream:
     def __init__(self, journal_path: str, socket_path: str, *, game: str, table_name: str = "", lang: str = "en",
                  poll_s: float = POLL_S, log_bytes: int = LOG_BYTES, on_failure: Callable[[str], None] | None = None):
-        self.journal_path, self.socket_path = journal_path, socket_path
+        super().__init__(journal_path, socket_path, poll_s=poll_s, log_bytes=log_bytes, on_failure=on_failure)
         self.game, self.table_name, self.lang = game, table_name, lang
-        self.poll_s, self.log_bytes_max = poll_s, log_bytes
-        self.on_failure = on_failure
-        # the loop's copies (written only on the loop)
-        self.board: dict[str, Any] = {}
-        self.round: dict[str, Any] | None = None
-        self.link: dict[str, Any] | None = None  # None until the follower has tried the daemon
-        self.seq = 0  # the last update's record (or where the board caught up)
-        self.log: deque[tuple[int, str]] = deque()
-        self.log_bytes = 0
-        self.log_base = 0  # the log holds every update after this seq
-        self.displays: set[Display] = set()
-        self.failure: str | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._ready: asyncio.Event | None = None
 
-    # ------------------------------------------------------------------ on the loop
-    async def start(self) -> None:
-        """Start the follower thread; returns once the board has caught up with the journal."""
-        self._loop, self._ready = asyncio.get_running_loop(), asyncio.Event()
-        self._thread = threading.Thread(target=self._follow, name="scoreboard-follower", daemon=True)
-        self._thread.start()
-        await self._ready.wait()
+    @property
+    def board(self) -> dict[str, Any]:
+        board: dict[str, Any] = self.parts.get(BOARD) or {}
+        return board
 
-    async def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            await asyncio.to_thread(self._thread.join, self.poll_s + 5)
+    @property
+    def round(self) -> dict[str, Any] | None:
+        round_: dict[str, Any] | None = self.parts.get(ROUND)
+        return round_
+
+    def start_fold(self) -> StartedFold:
+        start = start_point(self.journal_path, self.game, HISTORY)
+        return StartedFold(Board(self.game, self.table_name, self.lang), start.since, start.since_hash)
+
+    def part_json(self, fold: Board, name: str) -> Any:
+        return fold.board_json() if name == BOARD else fold.round_json()
 
     def snapshot(self) -> dict[str, Any]:
         """/roads.json: the board, the round in progress ("live") and the link. `round` is the
         latest round opened (the board part changes only with results, voids and shoes)."""
         latest = self.round["round"] if self.round else self.board.get("round")
         return {**self.board, "round": latest, "seq": self.seq, "live": self.round, "link": self.link}
-
-    def connect(self, last: int | None) -> tuple[list[ServerSentEvent], Display]:
-        """A display connects (`last`: the seq of its Last-Event-ID, see last_event_id): what it
-        gets first, and its queue for what follows (taken together on the loop, so nothing
-        published in between is lost or doubled)."""
-        display = Display()
-        self.displays.add(display)
-        first = [ServerSentEvent(_text(self.link), event="link", retry=RETRY_MS)]
-        if last is not None and self.log_base <= last <= self.seq:
-            first += [ServerSentEvent(text, event="update", id=str(seq)) for seq, text in self.log if seq > last]
-        else:
-            snapshot = {"seq": self.seq, "kind": "snapshot", "board": self.board, "round": self.round}
-            first.append(ServerSentEvent(_text(snapshot), event="update", id=str(self.seq)))
-        return first, display
-
-    def disconnect(self, display: Display) -> None:
-        self.displays.discard(display)
-
-    def _broadcast(self, event: ServerSentEvent) -> None:
-        for display in list(self.displays):
-            try:
-                display.queue.put_nowait(event)
-            except asyncio.QueueFull:
-                display.dropped = True  # it reconnects with its Last-Event-ID and catches up from the log
-                self.displays.discard(display)
-
-    def _caught_up(self, seq: int, board: dict[str, Any], round_: dict[str, Any] | None) -> None:
-        self.board, self.round, self.seq, self.log_base = board, round_, seq, seq
-        assert self._ready is not None
-        self._ready.set()
-
-    def _update(self, seq: int, parts: dict[str, Any], text: str) -> None:
-        self.board = parts.get("board", self.board)
-        self.round = parts["round"] if "round" in parts else self.round
-        self.seq = seq
-        self.log.append((seq, text))
-        self.log_bytes += len(text)
-        while self.log_bytes > self.log_bytes_max and len(self.log) > 1:
-            base, dropped = self.log.popleft()
-            self.log_bytes -= len(dropped)
-            self.log_base = base
-        self._broadcast(ServerSentEvent(text, event="update", id=str(seq)))
-
-    def _link(self, link: dict[str, Any]) -> None:
-        self.link = link
-        self._broadcast(ServerSentEvent(_text(link), event="link"))
-
-    def _failed(self, why: str) -> None:
-        self.failure = why
-        if self._ready is not None:
-            self._ready.set()
-        if self.on_failure is not None:
-            self.on_failure(why)
-
-    # ------------------------------------------------------------------ on the follower thread
-    def _post(self, callback: Callable[..., None], *args: Any) -> None:
-        assert self._loop is not None
-        try:
-            self._loop.call_soon_threadsafe(callback, *args)
-        except RuntimeError:  # the loop has closed: the server is shutting down
-            self._stop.set()
-
-    def _follow(self) -> None:
-        try:
-            board = Board(self.game, self.table_name, self.lang)
-            start = start_point(self.journal_path, self.game, HISTORY)
-            follower = JournalFollower(self.journal_path, self.socket_path, since=start.since,
-                                       since_hash=start.since_hash, poll_s=self.poll_s)
-            records, _problem = follower.read_new()  # a problem is reported by the first Link below
-            for record in records:
-                board.apply(record)
-            self._post(self._caught_up, board.seq, board.board_json(), board.round_json())
-            for item in follower.items(self._stop):
-                if isinstance(item, Link):
-                    self._post(self._link, {"online": item.online, "journal_error": item.journal_error})
-                    continue
-                changed = board.apply(item)
-                if changed:
-                    parts: dict[str, Any] = {"seq": item.seq, "kind": item.kind, "at": item.at}
-                    if BOARD in changed:
-                        parts["board"] = board.board_json()
-                    if ROUND in changed:
-                        parts["round"] = board.round_json()
-                    self._post(self._update, item.seq, parts, _text(parts))
-        except Exception as error:  # a bug must not leave a frozen board behind a live page
-            log.exception("follower_failed")
-            self._post(self._failed, f"{type(error).__name__}: {error}")

@@ -45,7 +45,7 @@ def test_ip_limited_to_what_it_listens_on():
 
 
 def test_its_descriptor_limit_leaves_room_for_the_connection_cap():
-    from services.scoreboard.limits import BACKLOG, MAX_CONNECTIONS
+    from services.http_limits import BACKLOG, MAX_CONNECTIONS
 
     values = settings(UNIT.read_text())["Service.LimitNOFILE"]
     assert len(values) == 1 and values[0].isdigit(), values  # one number: soft = hard

@@ -1,5 +1,5 @@
 """The units of the services beside the daemon that need no drop-in (the scoreboard, the live
-edge): each silent under `systemd-analyze verify` installed beside the daemon's unit (as
+edge, the dealer page): each silent under `systemd-analyze verify` installed beside the daemon's unit (as
 install-service writes them), a typo caught (verify exits 0 on one: the output is what tells),
 an exposure at most the daemon's goal; and `tablectl install-service` places each with its
 ExecStart pointed at the tablectl that ran the install."""
@@ -14,7 +14,7 @@ from test_service_unit import EXPOSURE_GOAL, exposure, real_tablectl, verify_bes
 from cli.install_service import main, unit_text
 
 ROOT = Path(__file__).resolve().parents[2]
-UNITS = ("tablectl-scoreboard.service", "tablectl-edge.service")
+UNITS = ("tablectl-scoreboard.service", "tablectl-edge.service", "tablectl-dealer.service")
 
 needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 
@@ -49,7 +49,7 @@ def test_install_service_places_it(name, tmp_path, capsys):
 
 
 @pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="systemd-sysusers is not installed")
-@pytest.mark.parametrize("name, command", [(UNITS[0], "scoreboard"), (UNITS[1], "edge")])
+@pytest.mark.parametrize("name, command", [(UNITS[0], "scoreboard"), (UNITS[1], "edge"), (UNITS[2], "dealer")])
 def test_a_staged_install_writes_it_with_the_exec_path(name, command, tmp_path):
     assert main(["--root", str(tmp_path), "--exec", "/srv/venv/bin/tablectl"]) == 0
     placed = (tmp_path / "etc/systemd/system" / name).read_text()

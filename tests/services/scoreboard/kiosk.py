@@ -23,13 +23,16 @@ WAIT = 30  # a bound that fails a hung test; never a measure of speed
 
 class ScoreboardProcess:
     """`tablectl scoreboard --config CONFIG --listen 127.0.0.1:0` as a child process; stopped by
-    its own PID (SIGTERM, then SIGKILL after WAIT)."""
+    its own PID (SIGTERM, then SIGKILL after WAIT). A subclass serves another page (COMMAND)."""
+
+    COMMAND: tuple[str, ...] = ("scoreboard", "--listen", "127.0.0.1:0")
+    NAME = "scoreboard"
 
     def __init__(self, config: str | os.PathLike, *args: str, directory: str | os.PathLike) -> None:
-        self.log_path = Path(directory) / f"scoreboard-{time.monotonic_ns()}.err"
+        self.log_path = Path(directory) / f"{self.NAME}-{time.monotonic_ns()}.err"
         self._log = open(self.log_path, "wb")
         self.child = subprocess.Popen(
-            [sys.executable, "-m", "cli", "scoreboard", "--config", str(config), "--listen", "127.0.0.1:0", *args],
+            [sys.executable, "-m", "cli", self.COMMAND[0], "--config", str(config), *self.COMMAND[1:], *args],
             stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL)
         self.url = self._serving_url()
         parts = urlsplit(self.url)
@@ -41,7 +44,7 @@ class ScoreboardProcess:
         line = self.child.stdout.readline().decode() if ready else ""
         if "serving http://" not in line:
             self.stop()
-            raise AssertionError(f"the scoreboard did not start: {line!r}\n{self.output()}")
+            raise AssertionError(f"the {self.NAME} did not start: {line!r}\n{self.output()}")
         return line.split("serving ", 1)[1].split(" ", 1)[0]
 
     def output(self) -> str:
@@ -168,3 +171,72 @@ BIG_ROAD_IN_DOM = """return [...document.querySelectorAll('#big-road g.cell')].m
 
 def big_road_of(board: dict) -> list[list]:
     return [[c["col"], c["row"], c["winner"], c["ties"], c["banker_pair"], c["player_pair"]] for c in board["big_road"]]
+
+
+AA = 4.5  # WCAG AA for normal text
+# Every non-blank text node under `root` (and SVG text): its colour and what is painted under it.
+TEXT_CONTRAST = """
+const root = document.querySelector(arguments[0]);
+const rgba = (css) => {
+  const m = /rgba?\\(([^)]*)\\)/.exec(css || '');
+  if (!m) return null;
+  const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+};
+const over = (top, below) => [0, 1, 2].map(i => top[i] * top[3] + below[i] * (1 - top[3])).concat([1]);
+const luminance = (c) => {
+  const [r, g, b] = c.slice(0, 3).map(v => v / 255).map(v => v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const SHAPES = new Set(['circle', 'rect', 'ellipse', 'path', 'polygon']);
+const painted = (element) => {
+  const style = getComputedStyle(element);
+  if (element instanceof SVGElement && !(element instanceof SVGSVGElement)) {
+    if (!SHAPES.has(element.tagName) || style.fill === 'none') return null;
+    const fill = rgba(style.fill);
+    return fill && [fill[0], fill[1], fill[2], fill[3] * Number(style.fillOpacity)];
+  }
+  return rgba(style.backgroundColor);
+};
+const found = [];
+const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+  if (!text.textContent.trim()) continue;
+  const element = text.parentElement;
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const box = range.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0 || element.closest('[hidden]')) continue;  // not shown
+  const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
+  const stack = document.elementsFromPoint(x, y);
+  const layers = [];
+  for (const below of stack) {
+    if (below instanceof SVGTextElement) continue;  // text is the foreground, never the background
+    const colour = painted(below);
+    if (colour && colour[3] > 0) {
+      layers.push(colour);
+      if (colour[3] >= 1) break;
+    }
+  }
+  let background = [255, 255, 255, 1];  // the canvas, if nothing opaque is painted
+  for (const layer of layers.reverse()) background = over(layer, background);
+  const style = getComputedStyle(element);
+  let colour = rgba(element instanceof SVGElement ? style.fill : style.color);
+  colour = over(colour, background);
+  const [light, dark] = [luminance(colour), luminance(background)].sort((a, b) => b - a);
+  found.push({text: text.textContent.trim().slice(0, 40), where: element.className.baseVal ?? element.className,
+              colour: colour.slice(0, 3).map(Math.round), background: background.slice(0, 3).map(Math.round),
+              ratio: (light + 0.05) / (dark + 0.05),
+              uncovered: stack.length > 0 && (element.contains(stack[0]) || stack[0].contains(element))});
+}
+return found;
+"""
+
+
+def low_contrast(browser, root: str = "body") -> list[str]:
+    texts = browser.execute_script(TEXT_CONTRAST, root)
+    assert texts, f"no text found under {root}"
+    hidden = [t for t in texts if not t["uncovered"]]
+    assert not hidden, f"text covered or clipped: {hidden}"
+    return [f"{t['text']!r} ({t['where']}): rgb{tuple(t['colour'])} on rgb{tuple(t['background'])} is {t['ratio']:.2f}:1"
+            for t in texts if t["ratio"] < AA]

@@ -18,7 +18,7 @@ import shutil
 import pytest
 from full_shoe import TableWriter, deal_fair_shoe, fair_shoe, write_alternating_shoe
 from journal_script import HANDS, TableScript
-from kiosk import BIG_ROAD_IN_DOM, ScoreboardProcess, big_road_of, chromium, close_browser, wait_until
+from kiosk import BIG_ROAD_IN_DOM, ScoreboardProcess, big_road_of, chromium, close_browser, low_contrast, wait_until
 
 from controller.control import ControlServer
 from controller.journal import Journal
@@ -30,7 +30,6 @@ pytestmark = pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("
                                 reason="Debian's chromium and chromium-driver are not installed (.ci/setup installs them)")
 
 WIDTH, HEIGHT = 1920, 1080
-AA = 4.5
 
 BIG_ROAD_CELLS = """
 const svg = document.getElementById('big-road');
@@ -53,63 +52,6 @@ return {clips, cells, window: [innerWidth, innerHeight],
         scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]};
 """
 
-# Every non-blank text node under `root` (and SVG text): its colour and what is painted under it.
-TEXT_CONTRAST = """
-const root = document.querySelector(arguments[0]);
-const rgba = (css) => {
-  const m = /rgba?\\(([^)]*)\\)/.exec(css || '');
-  if (!m) return null;
-  const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
-  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
-};
-const over = (top, below) => [0, 1, 2].map(i => top[i] * top[3] + below[i] * (1 - top[3])).concat([1]);
-const luminance = (c) => {
-  const [r, g, b] = c.slice(0, 3).map(v => v / 255).map(v => v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-};
-const SHAPES = new Set(['circle', 'rect', 'ellipse', 'path', 'polygon']);
-const painted = (element) => {
-  const style = getComputedStyle(element);
-  if (element instanceof SVGElement && !(element instanceof SVGSVGElement)) {
-    if (!SHAPES.has(element.tagName) || style.fill === 'none') return null;
-    const fill = rgba(style.fill);
-    return fill && [fill[0], fill[1], fill[2], fill[3] * Number(style.fillOpacity)];
-  }
-  return rgba(style.backgroundColor);
-};
-const found = [];
-const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-  if (!text.textContent.trim()) continue;
-  const element = text.parentElement;
-  const range = document.createRange();
-  range.selectNodeContents(text);
-  const box = range.getBoundingClientRect();
-  if (box.width === 0 || box.height === 0 || element.closest('[hidden]')) continue;  // not shown
-  const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
-  const stack = document.elementsFromPoint(x, y);
-  const layers = [];
-  for (const below of stack) {
-    if (below instanceof SVGTextElement) continue;  // text is the foreground, never the background
-    const colour = painted(below);
-    if (colour && colour[3] > 0) {
-      layers.push(colour);
-      if (colour[3] >= 1) break;
-    }
-  }
-  let background = [255, 255, 255, 1];  // the canvas, if nothing opaque is painted
-  for (const layer of layers.reverse()) background = over(layer, background);
-  const style = getComputedStyle(element);
-  let colour = rgba(element instanceof SVGElement ? style.fill : style.color);
-  colour = over(colour, background);
-  const [light, dark] = [luminance(colour), luminance(background)].sort((a, b) => b - a);
-  found.push({text: text.textContent.trim().slice(0, 40), where: element.className.baseVal ?? element.className,
-              colour: colour.slice(0, 3).map(Math.round), background: background.slice(0, 3).map(Math.round),
-              ratio: (light + 0.05) / (dark + 0.05),
-              uncovered: stack.length > 0 && (element.contains(stack[0]) || stack[0].contains(element))});
-}
-return found;
-"""
 
 
 class Table:
@@ -196,15 +138,6 @@ def assert_whole_big_road_in_view(browser, state: dict, smallest_ring: float) ->
             assert inside, f"big-road cell {cell['col']},{cell['row']} is clipped by {box['name']}: {cell} outside {box}"
         assert cell["uncovered"], f"big-road cell {cell['col']},{cell['row']} is covered"
         assert cell["ring"] >= smallest_ring, f"big-road cell {cell['col']},{cell['row']}: a {cell['ring']:.1f} px ring"
-
-
-def low_contrast(browser, root: str = "body") -> list[str]:
-    texts = browser.execute_script(TEXT_CONTRAST, root)
-    assert texts, f"no text found under {root}"
-    hidden = [t for t in texts if not t["uncovered"]]
-    assert not hidden, f"text covered or clipped: {hidden}"
-    return [f"{t['text']!r} ({t['where']}): rgb{tuple(t['colour'])} on rgb{tuple(t['background'])} is {t['ratio']:.2f}:1"
-            for t in texts if t["ratio"] < AA]
 
 
 def test_a_whole_shoe_s_big_road_is_in_view_at_1920x1080(started, browser):

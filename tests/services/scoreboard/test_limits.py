@@ -13,7 +13,7 @@ import time
 import pytest
 from kiosk import WAIT, ScoreboardProcess
 
-from services.scoreboard.limits import BACKLOG, HEADER_TIMEOUT_S, MAX_CONNECTIONS, RateLimitedLog
+from services.http_limits import BACKLOG, HEADER_TIMEOUT_S, MAX_CONNECTIONS, RateLimitedLog
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import sqlite3
 from journal_script import HANDS, TableScript
 
 from controller.journal import Journal, iter_records, open_readonly
+from services import fold_stream
 from services.scoreboard import stream as stream_module
 from services.scoreboard.start_point import start_point
 from services.scoreboard.stream import BoardStream
@@ -28,7 +29,7 @@ async def wait_for_seq(stream: BoardStream, seq: int) -> None:
 
 
 def test_a_display_too_far_behind_is_cut_off_and_catches_up_from_the_log(tmp_path, monkeypatch):
-    monkeypatch.setattr(stream_module, "QUEUE", 5)
+    monkeypatch.setattr(fold_stream, "QUEUE", 5)  # the shared stream's bound, read as each display connects
 
     async def scenario():
         with Journal(tmp_path / "journal.sqlite") as journal:

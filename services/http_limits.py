@@ -1,5 +1,5 @@
-"""What the scoreboard's web server holds for clients that never finish a request, and how
-much it logs about them.
+"""What a page's web server (the scoreboard, the dealer page) holds for clients that never
+finish a request, and how much it logs about them.
 
 uvicorn bounds a request's headers (h11's incomplete event size) and closes an idle
 keep-alive connection, but a connection that sends half a request line and waits is kept for
@@ -13,7 +13,8 @@ that failure (with its traceback) every time it retries. So:
 - `RateLimitedLog` lets through one log line of a kind every LOG_EVERY_S and counts the rest
   (asyncio's "socket.accept() out of system resource", uvicorn's "Exceeded concurrency limit.",
   the closes above).
-- systemd/tablectl-scoreboard.service's LimitNOFILE= leaves room for the cap and the journal.
+- the units' LimitNOFILE= (systemd/tablectl-scoreboard.service, tablectl-dealer.service) leaves
+  room for the cap and the journal.
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ HEADER_BYTES = 16 * 1024  # a request's line and headers, at most (h11's incompl
 KEEP_ALIVE_S = 5  # an idle connection between requests is closed after this
 LOG_EVERY_S = 10.0  # one log line of a kind this often at most
 
-log = logging.getLogger("scoreboard.http")
+log = logging.getLogger("page.http")
 
 
 def uvicorn_limits() -> dict[str, Any]:

@@ -1,0 +1,59 @@
+"""The routes every page (the scoreboard, the dealer page) serves the same way: its fold caught
+up before anything is served (the lifespan), and `/events`, the server-sent events of its
+`FoldStream`. A Last-Event-ID longer than a seq (19 digits) is a 400."""
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from sse_starlette.event import ServerSentEvent
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from services.fold_stream import BadLastEventId, FoldStream, last_event_id
+
+PING_S = 15  # a comment line this often keeps idle connections (and proxies) open
+NO_CACHE = {"Cache-Control": "no-store"}
+
+
+def following(stream: FoldStream, what: str, on_ready: Callable[[], None] | None
+              ) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: the stream has caught up with the journal before anything is served
+    (RuntimeError naming `what` when it could not), and is stopped last."""
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await stream.start()
+        if stream.failure:
+            raise RuntimeError(f"the {what} could not be built from the journal: {stream.failure}")
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            await stream.stop()
+
+    return lifespan
+
+
+def events_endpoint(stream: FoldStream) -> Callable[[Request], Awaitable[Response]]:
+    async def events(request: Request) -> Response:
+        try:
+            last = last_event_id(request.headers.get("last-event-id"))
+        except BadLastEventId as error:
+            return PlainTextResponse(f"Last-Event-ID: {error}\n", status_code=400, headers=NO_CACHE)
+        first, display = stream.connect(last)
+
+        async def feed() -> AsyncIterator[ServerSentEvent]:
+            try:
+                for event in first:
+                    yield event
+                while not (display.dropped and display.queue.empty()):
+                    yield await display.queue.get()
+            finally:
+                stream.disconnect(display)
+
+        return EventSourceResponse(feed(), ping=PING_S, headers=NO_CACHE)
+
+    return events
