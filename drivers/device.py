@@ -405,7 +405,7 @@ class DeviceDriver(ABC):
         was_up, self._up = self._up, True
         self._backoff.reset()
         self._emit(ev.SessionUp, hello=hello)
-        if not was_up or rebooted:  # the link's word on the boot id: this driver's own state of the device is gone
+        if not was_up or rebooted:  # a new session (the link saw a new boot id: what this driver keeps of the device is gone)
             self._on_session_up(hello, rebooted, now)
         else:
             self._on_session_renewed(now)
