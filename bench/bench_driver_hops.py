@@ -57,7 +57,7 @@ def shoe_hop(directory: Path, cards: int, pace: float) -> dict:
     with Reactor() as reactor:
         driver = ShoeDriver(sim.link, post, reactor=reactor).start()
         try:
-            _until_up(reactor, driver, lambda: any(isinstance(e, ev.ShoeStatusChanged) for e, _ in posted))
+            _until_up(reactor, driver, lambda: any(isinstance(e, ev.ShoeStatusHeard) for e, _ in posted))
             to_stamp, to_loop = [], []
             for _ in range(cards):
                 reactor.run_until(lambda: False, pace)

@@ -7,14 +7,14 @@ through the `post` callback, there and then. The link's deadlines (retransmissio
 heartbeat, silence) and the reconnect backoff are one reactor timer, re-armed after every
 step. The device is kept reachable:
 
-- hang-up / unplug (DeviceDisconnectedError, or any transport error): LinkLost, then
-  reopen by the same URL (at once, then with backoff), start a new session, LinkRestored;
-- no ack after all retries (SendFailed) or a silent peer (PeerSilent): LinkLost, then a
+- hang-up / unplug (DeviceDisconnectedError, or any transport error): LinkDown, then
+  reopen by the same URL (at once, then with backoff; LinkDown again for each open that
+  fails), start a new session: SessionUp with the device's HELLO;
+- no ack after all retries (SendFailed) or a silent peer (PeerSilent): LinkDown, then a
   new session is tried with backoff on the same open transport;
-- a new boot id in the device's HELLO: DeviceRebooted (its state is gone);
-- with a key (link_options["key"], protocol 1.1): frames that fail authentication are
-  FrameTampered, and a device that cannot authenticate is LinkLost with the reason (or
-  LinkRefused when the link was already down), then tried again with backoff;
+- a device of another kind, or (with a key, link_options["key"], protocol 1.1) one that
+  cannot authenticate: SessionRefused with the reason, then tried again with backoff; frames
+  that fail authentication are FrameTampered;
 - with `durable_acks` (the daemon's shoe, protocol 1.2): a message is not
   acknowledged when it arrives but when the owner says it is durable. The last event a message
   gives is posted as AckWhenDurable(event, release); a message that gives no event (a resend
@@ -22,9 +22,12 @@ step. The device is kept reachable:
 
 A transport without a file descriptor (pyusb) gets one reader thread that only reads and
 hands each transfer's bytes to the reactor (`call_soon_threadsafe`); the link is still used
-on the reactor's thread alone. The state readers see (ok / lost / absent, the boot id) is
-the daemon's, kept from these events (controller/daemon/sessions.py); a driver keeps only what
-it needs to say which event comes next. A subclass says which device kind it expects
+on the reactor's thread alone. A driver reports raw facts only, each time they happen: every
+session that comes up, every loss, every refusal. What they mean for the device's session
+(connected, restored, rebooted, lost; waiting / ok / lost / absent, the boot id) is judged by
+its one owner, the daemon's controller/daemon/sessions.py. A driver keeps only what its
+transport needs: whether a session is up (to take messages, send, heartbeat) and when to
+reopen or try again. A subclass says which device kind it expects
 (`KIND`) and turns delivered messages into events (`_on_message`).
 """
 from __future__ import annotations
@@ -116,12 +119,9 @@ class DeviceDriver(ABC):
         self._reader_died: str | None = None  # what ended the current reader thread unexpectedly
         self._handle = 0  # counts the transport's opens: bytes from a reader of an older handle are dropped
         self._started = self._closed = False
-        # What decides the next event: a session with the right kind of device is up; one was
-        # ever up; LinkLost was posted and not yet answered by LinkRestored.
-        self._up = self._ever_up = self._lost = False
+        self._up = False  # a session with the right kind of device is up: messages are taken
         self._reopen_at: float | None = None  # the transport is closed: when to try to open it
         self._restart_at: float | None = None  # the transport is open: when to try a new session
-        self._refused_for: str | None = None  # the last refusal reported while the link is down
 
     # ------------------------------------------------------------------ public API
     def start(self) -> DeviceDriver:
@@ -258,11 +258,11 @@ class DeviceDriver(ABC):
 
     # ------------------------------------------------------------------ opening and hang-up
     def _open(self, now: float) -> None:
-        """Open the transport by its URL; on failure LinkLost (once) and try again later."""
+        """Open the transport by its URL; on failure LinkDown, and try again later."""
         try:
             self.transport.open()
         except TransportError as error:
-            self._link_lost(f"cannot open {self.transport.description}: {error}")
+            self._emit(ev.LinkDown, reason=f"cannot open {self.transport.description}: {error}")
             self._reopen_at = now + self._backoff.next_delay()
             return
         self._reopen_at = self._restart_at = None
@@ -332,7 +332,7 @@ class DeviceDriver(ABC):
             self._fd = None
         self._reader = None  # an fd-less transport's reader has returned (or returns on close)
         self.transport.close()
-        self._link_lost(reason)
+        self._emit(ev.LinkDown, reason=reason)
         self._reopen_at = self.reactor.now()  # reopen at once, then with backoff
         self._restart_at = None
         self._arm()
@@ -372,11 +372,7 @@ class DeviceDriver(ABC):
             disputed = None if event.disputed is None else disputed_json(event.disputed)
             self._emit(ev.FrameTampered, detail=event.detail, count=event.count, disputed=disputed)
         elif isinstance(event, SessionRefused):  # no key, another key, or a downgrade: try again later
-            reason = f"no session: {event.reason}"
-            if self._lost and reason != self._refused_for:
-                self._emit(ev.LinkRefused, reason=reason)  # already down (e.g. "cannot open"): now for this
-            self._refused_for = reason
-            self._session_down(reason, now)
+            self._session_down(f"no session: {event.reason}", now, refused=True)
 
     def _hand_over(self, events: list[ev.DeviceEvent], receipt: int | None, now: float) -> None:
         """Post a delivered message's events; with a receipt (durable_acks) the last one carries
@@ -404,37 +400,25 @@ class DeviceDriver(ABC):
         if hello.kind != self.KIND:
             detail = (f"{self.transport.description} is a {hello.kind.name.lower()}, "
                       f"expected a {self.KIND.name.lower()}")
-            if not self._lost:
-                self._emit(ev.DeviceError, code=None, detail=detail)
-            self._session_down(detail, now)
+            self._session_down(detail, now, refused=True, hello=hello)
             return
         was_up, self._up = self._up, True
-        self._refused_for = None
         self._backoff.reset()
-        if not self._ever_up:
-            self._ever_up = True
-            self._lost = False
-            self._emit(ev.DeviceConnected, hello=hello)
-        elif self._lost:
-            self._lost = False
-            self._emit(ev.LinkRestored, hello=hello)
-        if rebooted:
-            self._emit(ev.DeviceRebooted, hello=hello)
-        if not was_up or rebooted:
+        self._emit(ev.SessionUp, hello=hello)
+        if not was_up or rebooted:  # a new session (the link saw a new boot id: what this driver keeps of the device is gone)
             self._on_session_up(hello, rebooted, now)
         else:
             self._on_session_renewed(now)
 
-    def _session_down(self, reason: str, now: float) -> None:
-        """The transport is open but the session failed: try a new one after a backoff."""
+    def _session_down(self, reason: str, now: float, *, refused: bool = False, hello: Hello | None = None) -> None:
+        """The transport is open but the session failed (`refused`: the device answered but
+        gets none; `hello`: it is another kind of device): try a new one after a backoff."""
         self._up = False
-        self._link_lost(reason)
+        if refused:
+            self._emit(ev.SessionRefused, reason=reason, hello=hello)
+        else:
+            self._emit(ev.LinkDown, reason=reason)
         self._restart_at = now + self._backoff.next_delay()
-
-    def _link_lost(self, reason: str) -> None:
-        if not self._lost:
-            self._lost = True
-            self._emit(ev.LinkLost, reason=reason)
 
 
 def disputed_json(disputed: DisputedSeq) -> dict[str, Any]:

@@ -2,7 +2,11 @@
 
 Every event carries `device` (the driver's name, e.g. "shoe") and `at` (time.monotonic()
 when the driver saw it). Fields are the message's own: drivers decide nothing about rules,
-so a card is its raw uint16 wire code (a foreign card is the controller's business).
+so a card is its raw uint16 wire code (a foreign card is the controller's business), and
+they report raw facts about the link: each session that comes up, each loss, each refusal,
+each status whole. What those mean for the device's session (connected, restored, rebooted,
+lost; which status fields changed; the proof a shoe owes) is judged in one place,
+controller/daemon/sessions.py.
 """
 from __future__ import annotations
 
@@ -19,39 +23,31 @@ class DeviceEvent:
     at: float
 
 
-# --- every device: the link ---------------------------------------------------------------
+# --- every device: the link, as it happens (what it means for the session is the daemon's) --
 @dataclass(frozen=True, kw_only=True)
-class DeviceConnected(DeviceEvent):
-    """The first session with the device is up (its HELLO answered ours)."""
+class SessionUp(DeviceEvent):
+    """A session is up: the device's HELLO answered ours. Every one is posted (the first, one
+    after a loss, a reboot's, one the device started again itself); whether it is a first
+    connect, a return or a reboot is the session owner's to say from the boot id
+    (controller/daemon/sessions.py)."""
     hello: Hello
 
 
 @dataclass(frozen=True, kw_only=True)
-class LinkLost(DeviceEvent):
-    """No usable link: hang-up / unplug, no acks after all retries, or a silent device.
-
-    The driver keeps reopening by the same path with backoff; LinkRestored follows.
-    """
+class LinkDown(DeviceEvent):
+    """No usable link, each time it happens: a hang-up or unplug, a failed open (once per
+    attempt), no ack after all retries, a silent device. The driver keeps trying with
+    backoff: it reopens the same path, or starts a new session on the open port."""
     reason: str
 
 
 @dataclass(frozen=True, kw_only=True)
-class LinkRefused(DeviceEvent):
-    """The link, already down (LinkLost), stays down for a new reason: the device answers but
-    cannot authenticate (protocol 1.1: no key, another key, a downgrade). Once per reason."""
+class SessionRefused(DeviceEvent):
+    """The device answered, but no session came up, each attempt: it cannot authenticate
+    (protocol 1.1: no key, another key, a downgrade), or it is another kind of device (`hello`:
+    its HELLO). Tried again with backoff."""
     reason: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class LinkRestored(DeviceEvent):
-    """A session is up again after LinkLost (DeviceRebooted follows if its boot id changed)."""
-    hello: Hello
-
-
-@dataclass(frozen=True, kw_only=True)
-class DeviceRebooted(DeviceEvent):
-    """The device's boot id changed: its state is gone (lamps off, counters restarted)."""
-    hello: Hello
+    hello: Hello | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,16 +89,15 @@ class DrawRepeated(DeviceEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ShoeStatusChanged(DeviceEvent):
-    """The shoe's state; `changed` names the fields that differ from the last status heard
-    (all four on the first status ever). The first status of every session comes even when
-    nothing changed: its draw counter proves what the shoe dealt while it was unheard."""
+class ShoeStatusHeard(DeviceEvent):
+    """The shoe's whole status, each time it sends one (answering a status query at every
+    session, or unprompted when something changed). Which fields changed since the last status,
+    and whether it carries a session's proof, is the session owner's to say."""
     present: bool
     door_open: bool
     cut_card: bool
     empty: bool
     draw_counter: int
-    changed: tuple[str, ...]
 
 
 # --- panel ----------------------------------------------------------------------------------

@@ -130,8 +130,8 @@ class LightsDriver(DeviceDriver):
     def _on_session_renewed(self, now: float) -> None:
         self._query(now)  # a report the board dropped with its failed sends: asked again
 
-    def _session_down(self, reason: str, now: float) -> None:
-        super()._session_down(reason, now)
+    def _session_down(self, reason: str, now: float, *, refused: bool = False, hello: Hello | None = None) -> None:
+        super()._session_down(reason, now, refused=refused, hello=hello)
         self._fail_readbacks(LinkDownError(f"{self.name}: link lost: {reason}"))
 
     def _hang_up(self, reason: str) -> None:

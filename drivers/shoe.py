@@ -7,13 +7,11 @@ journaled only). Everything else goes on with its draw counter: what the counter
 (a gap, a count that went back, the proof after a reconnect: local ruling L4) is the
 table's alone (controller/table/draw_counter.py).
 
-Shoe status: the driver reports which fields changed since the last status it heard, across
-reconnects and reboots (the fields are physical: a reconnect that finds the door as it was
-says nothing about it). The first status of every session is reported even when nothing
-changed: its draw counter is what proves that no card was missed while the shoe was unheard.
-A status resent from before a reconnect (its ack was lost with the link) is older than what
-was already heard from the same boot, so it is dropped: a stale counter must not look like a
-gap or a lost count.
+Shoe status: the driver reports each status whole (ShoeStatusHeard); which fields changed
+since the last one, and which status carries a session's proof, is the session owner's to say
+(controller/daemon/sessions.py). A status resent from before a reconnect (its ack was lost
+with the link) is older than what was already heard from the same boot, so it is dropped: a
+stale counter must not look like a gap or a lost count.
 """
 from __future__ import annotations
 
@@ -26,7 +24,6 @@ from drivers.transport import Transport
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import CardRead, Hello, Message, ShoeStatus
 
-STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")
 # Cards remembered to recognise a resend: more than the link ever has unacknowledged (8).
 REPEAT_WINDOW = 32
 _MS_WRAP = 1 << 32  # device_ms is a u32 of milliseconds since the shoe booted
@@ -43,8 +40,6 @@ class ShoeDriver(DeviceDriver):
     def __init__(self, url: str | Transport, post: Post, *, name: str = "shoe", **options: Unpack[DriverOptions]) -> None:
         super().__init__(url, post, name=name, **options)
         self._delivered: OrderedDict[int, CardRead] = OrderedDict()  # draw counter -> card, this boot
-        self._status: dict[str, bool] | None = None  # the last status heard (None: none yet)
-        self._session_status_due = False  # the session's first status is still to come
         self._last_device_ms: int | None = None  # newest device time heard in this boot
         self._boot_id: int | None = None  # the boot the cards in _delivered came from
 
@@ -62,7 +57,6 @@ class ShoeDriver(DeviceDriver):
             self._delivered.clear()  # a new boot: its counter may start again
             self._last_device_ms = None  # and its clock does
         self._boot_id = hello.boot_id
-        self._session_status_due = True
         super()._on_session_up(hello, rebooted, now)
 
     def _on_message(self, msg: Message, now: float) -> None:
@@ -91,10 +85,5 @@ class ShoeDriver(DeviceDriver):
                    device_time=msg.device_ms, double_draw=msg.double_draw, misread=msg.misread)
 
     def _shoe_status(self, msg: ShoeStatus) -> None:
-        status = dict(present=msg.present, door_open=msg.door_open,
-                      cut_card=msg.cut_card_seen, empty=msg.empty)
-        previous, self._status = self._status, status
-        changed = tuple(f for f in STATUS_FIELDS if previous is None or previous[f] != status[f])
-        first, self._session_status_due = self._session_status_due, False
-        if changed or first:
-            self._emit(ev.ShoeStatusChanged, draw_counter=msg.draw_counter, changed=changed, **status)
+        self._emit(ev.ShoeStatusHeard, present=msg.present, door_open=msg.door_open, cut_card=msg.cut_card_seen,
+                   empty=msg.empty, draw_counter=msg.draw_counter)

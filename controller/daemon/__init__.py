@@ -11,7 +11,8 @@ journal and sd_notify.
     supervisor.py READY=, STATUS=, WATCHDOG= while every part is alive (health.py)
     status_json.py the daemon's part of `tablectl status`
     journal_trust.py  who signs the journal, and what its background walk found
-    sessions.py   every device's session; driver events -> table inputs (one registry)
+    sessions.py   every device's session, judged from the drivers' raw facts; driver events ->
+                  table inputs (one registry)
     device_record.py  a driver event as its `device` record
     status_line.py  the STATUS= line
     lamps_out.py  lamp pictures by name -> the lamp board

@@ -13,14 +13,15 @@ _PLAIN_TYPES = frozenset({int, bool, str, float, type(None)})
 _RECORDED_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """A field's value as plain JSON (a HELLO as its fields, an enum as its value)."""
     if isinstance(value, Hello):
         return {"kind": value.kind.name.lower(), "boot_id": value.boot_id, "serial": value.serial,
                 "firmware": list(value.firmware), "protocol": list(value.protocol)}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 
@@ -38,5 +39,5 @@ def device_record(event: ev.DeviceEvent) -> dict[str, Any]:
     record = {"device": event.device, "event": type(event).__name__}
     for name in _recorded_fields(type(event)):
         value = getattr(event, name)
-        record[name] = value if type(value) in _PLAIN_TYPES else _plain(value)
+        record[name] = value if type(value) in _PLAIN_TYPES else plain(value)
     return record

@@ -43,24 +43,29 @@ class Handling:
         self.table, self.sessions, self.effects = table, sessions, effects
         self._shoe_held, self._status, self._lag = shoe_held, status, lag
 
-    def device_event(self, event: ev.DeviceEvent, release: Callable[[], None] | None = None) -> Handled:
+    def device_event(self, event: ev.DeviceEvent, release: Callable[[], None] | None = None) -> list[Handled]:
+        """The event's session changes (sessions.py), each its own record and published change,
+        the last one with the event's inputs and the device's ack (`release`)."""
         self._lag(event.at)
         translation = self.sessions.translate(event)
+        handled = [self.inputs((step.kind, step.record), [], before=step.change) for step in translation.prior]
         extra: list[Any] = []
         if translation.problem is not None:  # an unknown button: refused by name, the daemon goes on
             extra = [JournalEffect(RecordKind.ERROR, {"detail": translation.problem, "device": event.device}),
                      Publish({"event": "command", "source": "panel", "button": translation.button, "command": None,
                               "ok": False, "message": translation.problem})]
             log.warning("button_refused", button=translation.button, reason=translation.problem)
-        return self.inputs((translation.kind, translation.record), translation.inputs, extra=extra,
-                           reply=self._panel_reply(translation.button), before=translation.change, release=release)
+        record = (translation.kind, translation.record) if translation.journaled else None
+        handled.append(self.inputs(record, translation.inputs, extra=extra, reply=self._panel_reply(translation.button),
+                                   before=translation.change, release=release))
+        return handled
 
-    def request(self, request: Request) -> Handled | None:
+    def request(self, request: Request) -> list[Handled]:
         """A validated control-socket request (controller.control.Request)."""
         if request.cmd == "new_chain":  # the recovery of a journal that failed its start-up check
             request.fail("new_chain: the journal passed its start-up check: there is nothing to recover "
                          "(a new chain is started only on a journal that failed it)")
-            return None
+            return []
         command = i.Command(request.cmd, dict(request.args), source="socket")
         by = request.peer.by()
         record = None if request.cmd == "status" else (
@@ -77,7 +82,7 @@ class Handling:
             body = {"ok": True, "message": answer.message} if answer.ok else {"ok": False, "error": answer.message}
             request.respond({**fields, **body})
 
-        return self.inputs(record, [command], reply=reply)
+        return [self.inputs(record, [command], reply=reply)]
 
     def timer(self, name: str) -> Handled:
         """A table timer expired: its own `timer_expired` record first."""

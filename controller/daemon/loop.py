@@ -84,7 +84,7 @@ class EventLoop:
             control_info=control_info, subscribers=subscribers)
         self.handling = Handling(table, self.sessions, self.effects, shoe_held=lambda: self.trust.shoe_held,
                                  status=self.status, lag=lambda at: self.timing.add("lag", self.reactor.now() - at))
-        self.intake: dict[type, Callable[[Any], Handled | None]] = {  # what the inbox holds -> handled
+        self.intake: dict[type, Callable[[Any], list[Handled]]] = {  # what the inbox holds -> handled
             Request: self.handling.request, ev.AckWhenDurable: lambda item: self.handling.device_event(item.event, item.release),
             ev.DeviceEvent: self.handling.device_event}
         self.inbox.deliver_to(self._take)
@@ -146,8 +146,9 @@ class EventLoop:
         handle = next((self.intake[k] for k in type(item).__mro__ if k in self.intake), None)
         if handle is None:
             log.error("unknown_inbox_item", item=repr(item))
-        elif (handled := handle(item)) is not None:
-            self.finish(handled)
+        else:
+            for handled in handle(item):
+                self.finish(handled)
 
     def finish(self, handled: Handled) -> None:
         """With the batch being taken, or committed now (outside a batch)."""

@@ -1,26 +1,37 @@
 """Every device's session, owned here alone, and driver events turned into table inputs.
 
-A session is `waiting` until the device's first one, `ok` while one is up, `lost` after a
-LinkLost (`absent` when it has never been up: the device was not there at start). A lamp
-board that reports fewer lamps than the game's map uses is `incomplete`: up, but some result
-lamps cannot light (`missing` and the reason say which). The daemon is ready (READY=1) once
-every device has had a session; `tablectl status` shows each session (`to_json`).
+Drivers report raw facts (drivers/events.py): each session that comes up (SessionUp, with
+the device's HELLO), each loss (LinkDown), each refusal (SessionRefused), each shoe status
+whole (ShoeStatusHeard). What they mean is judged here, once:
+
+- A session is `waiting` until the device's first one, `ok` while one is up, `lost` after a
+  loss (`absent` when it has never been up: the device was not there at start). A lamp board
+  that reports fewer lamps than the game's map uses is `incomplete`: up, but some result
+  lamps cannot light (`missing` and the reason say which). The daemon is ready (READY=1) once
+  every device has had a session; `tablectl status` shows each session (`to_json`).
+- A HELLO is `connected` (the first), `restored` (after a loss), `rebooted` (a boot id other
+  than the session's: after a loss, restored then rebooted), or nothing new (the device
+  renewed a session that was up). A loss or a refusal while the session is already lost is
+  nothing new, except a refusal for a new reason (`LinkRefused`); a device of another kind
+  is a `DeviceError` once, then lost.
+- The shoe's status baseline: which fields changed since the last status heard, across
+  reconnects and reboots (the fields are physical: a reconnect that finds the door as it was
+  says nothing about it). A status that changes nothing and owes no proof is journaled not.
+  The very first status after start-up is compared with what the table already knows
+  (restored from its journal): only the fields that differ become inputs.
+- The shoe's proof (local ruling L4): when its session comes up (connected, restored,
+  rebooted) the proof is owed, and the session's first status carries it: it becomes
+  ShoeLinkRestored(counter) (ShoeRebooted(counter) after a reboot); a later status hands the
+  table its counter as ShoeCounter(counter). What the counter proves is the table's to judge
+  (controller/table/draw_counter.py).
 
 Each driver event goes through ONE registry keyed by (device kind, event type): its handler
 updates the session, names the change to publish (a `device` or `tamper` event), and turns
 the event into table inputs (docs/table.md, "From driver events to table inputs"). An event
-without a handler is journaled only. A new device kind is one entry of `kinds` (its handlers) in DeviceSessions.
-
-The shoe's proof (local ruling L4): when its session comes up (first connect, link restored,
-reboot) the proof is owed, and the session's first status carries it: it becomes
-ShoeLinkRestored(counter) (ShoeRebooted(counter) after a reboot); a later status hands the
-table its counter as ShoeCounter(counter). What the counter proves is the table's to judge
-(controller/table/draw_counter.py).
-
-Which status fields changed is the driver's to say (`changed`, across reconnects, so a
-reconnect does not read as "door closed" and "a shoe is in"). Only the very first status
-after start-up names every field: the baseline is then what the table already knows
-(restored from its journal), and only the fields that differ become inputs.
+without a handler is journaled only. A new device kind is one entry of `kinds` (its handlers)
+in DeviceSessions. The `device` records of session changes keep the journal's names
+(DeviceConnected, LinkRestored, DeviceRebooted, LinkLost, LinkRefused, DeviceError,
+ShoeStatusChanged with its `changed`): docs/journal.md.
 """
 from __future__ import annotations
 
@@ -28,13 +39,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.daemon.device_record import device_record
+from controller.daemon.device_record import device_record, plain
 from controller.journal import RecordKind
 from controller.table import Table, UnknownButton, command_for_button, lamp_ids
 from controller.table import inputs as i
 from drivers import events as ev
 
-SESSION_UP = {ev.DeviceConnected: "connected", ev.LinkRestored: "restored", ev.DeviceRebooted: "rebooted"}
+# A session that comes up, by what it is, and the name its `device` record has in the journal.
+SESSION_UP = {"connected": "DeviceConnected", "restored": "LinkRestored", "rebooted": "DeviceRebooted"}
+STATUS_FIELDS = ("present", "door_open", "cut_card", "empty")  # the shoe's status, as ShoeStatusHeard names it
+DOWN = ("lost", "absent")
+# The link's raw facts: journaled only as the session changes they make (Translation.step).
+LINK_FACTS = (ev.SessionUp, ev.LinkDown, ev.SessionRefused)
 
 
 @dataclass
@@ -48,7 +64,7 @@ class Session:
     authenticated: bool | None = None  # a key is configured for it (None: no driver watched)
     frame_counts: Callable[[], dict[str, int]] = field(default=dict)  # the driver's line counters
     proof_owed: str | None = None  # the session came up ("connected" / "restored" / "rebooted"): its first status proves
-    baseline_due: bool = True  # no status heard since start-up: compared with what the table knows
+    status: dict[str, bool] | None = None  # the last status heard (the baseline); None: none since start-up
 
     def to_json(self) -> dict[str, Any]:
         return {"link": self.state, "reason": self.reason or None, "boot_id": self.boot_id, "tampered": self.tampered,
@@ -64,9 +80,19 @@ class Translation:
     kind: str = RecordKind.DEVICE  # `tamper` for a frame that failed authentication: never delivered, on record
     button: int | None = None  # the panel's button: the answer to its command is published
     change: dict[str, Any] | None = None  # the session's change, published before the inputs' effects
+    journaled: bool = True  # False: nothing new (a loss already told, a renewed session, the same status): no record
+    # session changes the same event made before this one, each with its own record and change
+    # (a link restored, then the reboot it found; a device of another kind, then the link lost)
+    prior: list[Translation] = field(default_factory=list)
+
+    def step(self, record: dict[str, Any], change: dict[str, Any]) -> None:
+        """One more session change: the one this holds so far goes first (to `prior`)."""
+        if self.journaled:
+            self.prior.append(Translation(self.record, kind=self.kind, change=self.change))
+        self.record, self.change, self.journaled = record, change, True
 
 
-Handler = Callable[[Session, Any, Translation], None]
+Handler = Callable[[Session, Any, Translation], object]
 
 
 class DeviceSessions:
@@ -76,12 +102,12 @@ class DeviceSessions:
         self.game_key = game_key
         self.table = table  # read for the start-up baseline (door, key, cut card)
         self.lamps_used = frozenset(lamp_ids(game_key).values())  # the board must have them all
-        link: dict[type, Handler] = {**dict.fromkeys(SESSION_UP, self._up), ev.LinkLost: self._lost, ev.LinkRefused: self._lost,
-                ev.DeviceError: self._error, ev.FrameTampered: self._tampered}
+        link: dict[type, Handler] = {ev.SessionUp: self._up, ev.LinkDown: self._down, ev.SessionRefused: self._refused,
+                                     ev.DeviceError: self._error, ev.FrameTampered: self._tampered}
         kinds: dict[str, dict[type, Handler]] = {
-            "shoe": {**dict.fromkeys(SESSION_UP, self._shoe_up), ev.LinkLost: self._shoe_lost,
+            "shoe": {ev.SessionUp: self._shoe_up, ev.LinkDown: self._shoe_down, ev.SessionRefused: self._shoe_refused,
                      ev.FrameTampered: self._shoe_tampered, ev.CardDrawn: self._card_drawn,
-                     ev.ShoeStatusChanged: self._shoe_status},
+                     ev.ShoeStatusHeard: self._shoe_status},
             "panel": {ev.ButtonPressed: self._button_pressed, ev.KeyTurned: self._key_turned,
                       ev.PanelState: self._panel_state},
             "lights": {ev.LampReport: self._lamp_report},
@@ -91,10 +117,11 @@ class DeviceSessions:
             (kind, event_type): handler for kind, own in kinds.items() for event_type, handler in {**link, **own}.items()}
 
     def translate(self, event: ev.DeviceEvent) -> Translation:
-        out = Translation(device_record(event))
         handler = self.registry.get((event.device, type(event)))
-        if handler is not None:
-            handler(self.devices[event.device], event, out)
+        if handler is None:
+            return Translation(device_record(event))
+        out = Translation(device_record(event), journaled=type(event) not in LINK_FACTS)
+        handler(self.devices[event.device], event, out)
         return out
 
     # ------------------------------------------------------------ what status and STATUS= say
@@ -117,13 +144,45 @@ class DeviceSessions:
         return {name: session.to_json() for name, session in self.devices.items()}
 
     # ------------------------------------------------------------ every device's link
-    def _up(self, s: Session, e: ev.DeviceConnected | ev.LinkRestored | ev.DeviceRebooted, out: Translation) -> None:
-        s.state, s.reason, s.ever_up, s.boot_id = "ok", "", True, e.hello.boot_id
-        out.change = {"event": "device", "device": e.device, "link": SESSION_UP[type(e)], "boot_id": e.hello.boot_id}
+    def _up(self, s: Session, e: ev.SessionUp, out: Translation) -> list[str]:
+        """A HELLO: what it is for the session (SESSION_UP's names, in order; none: the device
+        renewed a session that was up, nothing new)."""
+        rebooted = s.boot_id is not None and e.hello.boot_id != s.boot_id
+        if not s.ever_up:
+            steps = ["connected"]
+        elif s.state in DOWN:
+            steps = ["restored", "rebooted"] if rebooted else ["restored"]
+        else:
+            steps = ["rebooted"] if rebooted else []
+        for step in steps:
+            out.step({"device": e.device, "event": SESSION_UP[step], "hello": plain(e.hello)},
+                     {"event": "device", "device": e.device, "link": step, "boot_id": e.hello.boot_id})
+        if steps:
+            s.state, s.reason, s.ever_up, s.boot_id = "ok", "", True, e.hello.boot_id
+        return steps
 
-    def _lost(self, s: Session, e: ev.LinkLost | ev.LinkRefused, out: Translation) -> None:
+    def _down(self, s: Session, e: ev.LinkDown | ev.SessionRefused, out: Translation) -> bool:
+        """A loss: news (the session is lost, or absent) only while it was not down already."""
+        if s.state in DOWN:
+            return False
         s.state, s.reason = ("lost" if s.ever_up else "absent"), e.reason
-        out.change = {"event": "device", "device": e.device, "link": s.state, "reason": e.reason}
+        out.step({"device": e.device, "event": "LinkLost", "reason": e.reason},
+                 {"event": "device", "device": e.device, "link": s.state, "reason": e.reason})
+        return True
+
+    def _refused(self, s: Session, e: ev.SessionRefused, out: Translation) -> bool:
+        """No session: a device of another kind is an error once, then the link is lost; while
+        the link is down already, a refusal for a new reason is LinkRefused (once per reason)."""
+        if s.state in DOWN:
+            if e.hello is None and e.reason != s.reason:
+                s.reason = e.reason
+                out.step({"device": e.device, "event": "LinkRefused", "reason": e.reason},
+                         {"event": "device", "device": e.device, "link": s.state, "reason": e.reason})
+            return False
+        if e.hello is not None:
+            out.step({"device": e.device, "event": "DeviceError", "code": None, "detail": e.reason},
+                     {"event": "device", "device": e.device, "error": e.reason, "code": None})
+        return self._down(s, e, out)
 
     def _error(self, s: Session, e: ev.DeviceError, out: Translation) -> None:
         out.change = {"event": "device", "device": e.device, "error": e.detail, "code": e.code}
@@ -134,14 +193,22 @@ class DeviceSessions:
         out.change = {"event": "tamper", "device": e.device, "detail": e.detail, "count": e.count}
 
     # ------------------------------------------------------------ shoe
-    def _shoe_up(self, s: Session, e: ev.DeviceConnected | ev.LinkRestored | ev.DeviceRebooted, out: Translation) -> None:
-        self._up(s, e, out)
-        s.proof_owed = SESSION_UP[type(e)]
+    def _shoe_up(self, s: Session, e: ev.SessionUp, out: Translation) -> None:
+        steps = self._up(s, e, out)
+        if steps:
+            s.proof_owed = steps[-1]
 
-    def _shoe_lost(self, s: Session, e: ev.LinkLost, out: Translation) -> None:
-        self._lost(s, e, out)
+    def _shoe_down(self, s: Session, e: ev.LinkDown, out: Translation) -> None:
+        if self._down(s, e, out):
+            self._shoe_lost(s, e.reason, out)
+
+    def _shoe_refused(self, s: Session, e: ev.SessionRefused, out: Translation) -> None:
+        if self._refused(s, e, out):
+            self._shoe_lost(s, e.reason, out)
+
+    def _shoe_lost(self, s: Session, reason: str, out: Translation) -> None:
         s.proof_owed = None
-        out.inputs.append(i.ShoeLinkLost(e.reason))
+        out.inputs.append(i.ShoeLinkLost(reason))
 
     def _shoe_tampered(self, s: Session, e: ev.FrameTampered, out: Translation) -> None:
         """Local ruling L8: two frames for one SEQ, one of them a card: the card dealt may be forged."""
@@ -152,19 +219,24 @@ class DeviceSessions:
     def _card_drawn(self, s: Session, e: ev.CardDrawn, out: Translation) -> None:
         out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
 
-    def _shoe_status(self, s: Session, e: ev.ShoeStatusChanged, out: Translation) -> None:
+    def _shoe_status(self, s: Session, e: ev.ShoeStatusHeard, out: Translation) -> None:
+        heard = {name: bool(getattr(e, name)) for name in STATUS_FIELDS}
+        previous, s.status = s.status, heard
+        changed = tuple(name for name in STATUS_FIELDS if previous is None or previous[name] != heard[name])
+        if not changed and s.proof_owed is None:
+            out.journaled = False  # the same status again: nothing new
+            return
+        out.record.update(event="ShoeStatusChanged", changed=list(changed))  # the journal's name, and what changed
         if s.proof_owed is not None:
             restore = i.ShoeRebooted if s.proof_owed == "rebooted" else i.ShoeLinkRestored
             out.inputs.append(restore(draw_counter=e.draw_counter))
             s.proof_owed = None
         else:
             out.inputs.append(i.ShoeCounter(e.draw_counter))
-        changed = e.changed
-        if s.baseline_due:
-            s.baseline_due = False
+        if previous is None:  # the first status since start-up: against what the table knows
             known = {"present": True, "door_open": self.table.door_open,
                      "cut_card": self.table.shoe.cut_card_seen, "empty": False}
-            changed = tuple(name for name in changed if getattr(e, name) != known[name])
+            changed = tuple(name for name in changed if heard[name] != known[name])
         for name in changed:
             if name == "door_open":
                 out.inputs.append(i.ShoeDoor(e.door_open))

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 
+from controller.daemon.sessions import SESSION_UP
 from controller.journal import Journal
 from drivers.shoe import REPEAT_WINDOW
 from firmware_bridge.messages import CardRead
 
 SCAN_RECORDS = 5000  # device records looked at, newest first: a few rounds' worth, read in milliseconds
-SESSION_EVENTS = ("DeviceConnected", "LinkRestored", "DeviceRebooted")
+SESSION_EVENTS = tuple(SESSION_UP.values())  # the `device` records of a session that came up
 
 
 def cards_heard_last(journal: Journal, device: str = "shoe") -> tuple[int | None, list[CardRead]]:
@@ -38,6 +39,6 @@ def cards_heard_last(journal: Journal, device: str = "shoe") -> tuple[int | None
         elif event in SESSION_EVENTS:
             if boot_id is None:
                 boot_id = payload["hello"]["boot_id"]
-            if event == "DeviceRebooted" or payload["hello"]["boot_id"] != boot_id:
+            if event == SESSION_UP["rebooted"] or payload["hello"]["boot_id"] != boot_id:
                 break  # cards before it are of an earlier boot: the shoe never sends those again
     return boot_id, cards[::-1]

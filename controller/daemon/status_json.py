@@ -30,7 +30,7 @@ def daemon_info(*, supervisor: Supervisor, committer: Committer, inbox: Inbox, s
             "journal": {"path": str(journal.path), "records": journal.head_seq,
                         "waiting": len(committer.blocked), "queued": len(inbox), "full": committer.full,
                         "signing": trust.signing, "shoe_held": trust.shoe_held},
-            "last_draw_counter": table.shoe.last_counter, "subscribers": subscribers(),
+            "last_draw_counter": table.counter.last, "subscribers": subscribers(),
             "control": control_info(), "log": output_state(), "alive": not supervisor.problems,
             "problems": supervisor.problems, "loop_us": timing.to_json(),
             "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),

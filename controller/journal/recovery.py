@@ -1,30 +1,36 @@
-"""What the journal knows after a restart: one reading of its tail, for the daemon and the CLI.
+"""What the journal knows after a restart: one reading of its tail, one fold of it.
 
 `read_tail(journal)` reads, in one read transaction, only the records a restart needs: the
 last record of each sticky setting (live spots, Fortune 7's player-dealer) and everything
-from the start of the current shoe or the last round_opened, whichever is earlier. Both
-readers take that tail:
-- the daemon folds it into the table's own `TableRecovery` (controller/table) and restores
+from the start of the current shoe or the last round_opened, whichever is earlier.
+`TailFold` walks those records once, oldest first; it is the one place that knows which record
+kinds matter to a restart, and it keeps what every reader of the tail needs:
+- the daemon's `TableRecovery.from_tail(tail)` (controller/table/recovery.py) takes the
+  table's part (the shoe as its last `shoe_state` left it and the cards out of it, the round
+  in progress with its steps and hold, the sticky settings, the integrity alarms) and restores
   the table from it; deciding whether to void or resume is the table's job (local ruling L4);
-- `recover()` (`tablectl journal recovery`) folds it into `Recovery`: the last round number
-  (rounds are numbered on from it), the round a crash interrupted (opened but neither void nor
-  settled; it may already have a durable result) and the shoe's state (which cards have left
-  it, burn done, cut card seen).
+- `recover()` (`tablectl journal recovery`) takes `Recovery`: the last round number (rounds
+  are numbered on from it), the round a crash interrupted (opened but neither void nor
+  settled; it may already have a durable result) and the shoe's state as its records tell it
+  (which cards have left it, burn done, cut card seen, the counter on the last card).
+`tail.pairs()` gives the records as (kind, payload) for any other reader.
 """
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from controller.journal.kinds import SHOE_STARTS, STICKY_KINDS, RecordKind, ShoeEvent
 from controller.journal.readonly import reading
 from controller.journal.records import COLUMNS, Record, record_from_row
-from controller.journal.rounds import RoundView, card_seen, fold_rounds
+from controller.journal.rounds import RoundView, card_seen
 from controller.journal.store import Journal
+from games.integrity import IRREGULARITY_KIND
 
 # the partial index of each sticky kind (store.py's schema): a query names it, with the literal kind
 _STICKY_INDEX = {RecordKind.SPOTS: "spots_set", RecordKind.PLAYER_DEALER: "player_dealer_set"}
@@ -63,8 +69,10 @@ class Recovery:
 
     @classmethod
     def from_tail(cls, tail: JournalTail) -> Recovery:
-        last_round, interrupted = _interrupted(tail.records)
-        return cls(tail.last_seq, last_round, interrupted, _shoe_state(tail.records))
+        fold = tail.fold
+        view = fold.view
+        interrupted = None if view is None or view.finished else view
+        return cls(tail.last_seq, fold.last_round, interrupted, fold.shoe_state())
 
     def to_json(self) -> dict:
         return {
@@ -82,8 +90,13 @@ class JournalTail:
     records: tuple[Record, ...]
 
     def pairs(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
-        """(kind, payload) of each record, as the table folds them."""
+        """(kind, payload) of each record, oldest first."""
         return ((r.kind, r.payload) for r in self.records)
+
+    @cached_property
+    def fold(self) -> TailFold:
+        """The one fold of these records (TailFold), made once however many read it."""
+        return TailFold.of_records(self.records)
 
 
 def read_tail(source: Journal | str | os.PathLike) -> JournalTail:
@@ -141,40 +154,133 @@ def _tail(conn: sqlite3.Connection, last_seq: int) -> list[Record]:
     return sorted(sticky, key=lambda r: r.seq) + tail
 
 
-def _interrupted(records: tuple[Record, ...]) -> tuple[int, RoundView | None]:
-    """The last round opened, and its view when it is neither void nor settled."""
-    opened = [(r.round, r) for r in records if r.kind == RecordKind.ROUND_OPENED and r.round is not None]
-    if not opened:
-        return 0, None
-    number, last = max(opened, key=lambda pair: pair[0])
-    view = fold_rounds(r for r in records if r.seq >= last.seq and r.round == number)[number]
-    return number, None if view.finished else view
+@dataclass
+class TailFold:
+    """Everything a restart needs, from the tail's records folded once, oldest first (`add`).
+    Records of kinds that do not matter to a restart (the daemon's device and command
+    records, ...) pass through untouched."""
 
+    last_round: int = 0  # the highest round_opened
+    spots: tuple[int, ...] | None = None  # the live spots last set
+    player_dealer: tuple[int | None, int, int] | None = None  # (seat, hands_left, offer_from)
+    brief: Mapping[str, Any] | None = None  # the last `shoe_state` a record carried (the table's word on its shoe)
+    # the round opened last, neither void nor settled (None once it ended), as the table takes it up:
+    # number, spots, bets_closed, steps (("card", code) and ("decision", spot, decision)), held,
+    # result_recorded, hold (its irregularity record's `hold`, its `pending` extended by `held` cards)
+    round: dict[str, Any] | None = None
+    view: RoundView | None = None  # the round opened last as its records tell it (records folded only)
+    # the shoe (or deck) in play, from its start record on
+    shoe_started: bool = False  # a record began a shoe (or a round's deck)
+    shoe_number: int | None = None
+    codes_out: list[int] = field(default_factory=list)  # wire codes of every known card out of it
+    cards: list[str] = field(default_factory=list)  # every card read, burned and dealt, in shoe order
+    cards_dealt: int = 0
+    burn_done: bool = False
+    cut_card_seen: bool = False
+    rounds_after_cut: int = 0
+    finished: bool = False
+    last_draw_counter: int | None = None  # the counter on the last card journaled
+    checks_fired: list[str] = field(default_factory=list)  # integrity checks whose alarm is journaled
+    shoe_alarms: list[Mapping[str, Any]] = field(default_factory=list)  # their records not answered since (L7)
 
-def _shoe_state(records: tuple[Record, ...]) -> ShoeState:
-    starts = [i for i, r in enumerate(records) if r.kind == RecordKind.SHOE and r.payload.get("event") in SHOE_STARTS]
-    if not starts:
-        return ShoeState(number=None)
-    number = records[starts[-1]].payload.get("shoe")
-    cards: list[str] = []
-    dealt, burn, cut, after_cut, finished, counter = 0, False, False, 0, False, None
-    for record in records[starts[-1] + 1:]:
-        payload = record.payload
-        if record.kind == RecordKind.CARD:
-            seen = card_seen(record.seq, payload)
-            cards.extend([seen.card] if seen.card else [])
-            dealt += 0 if seen.reconstructed else 1
-            counter = seen.draw_counter if seen.draw_counter is not None else counter
-        elif record.kind == RecordKind.ROUND_OPENED:
-            after_cut += 1 if cut else 0
-        elif record.kind != RecordKind.SHOE:
-            continue
-        elif payload.get("event") in (ShoeEvent.BURN, ShoeEvent.BURN_DONE):
-            burned = list(payload.get("cards") or [])  # burn cards listed here or journaled as card records
-            burn, dealt = True, dealt + len(burned)
-            cards.extend(burned)
-        elif payload.get("event") == ShoeEvent.CUT_CARD and not payload.get("ignored"):
-            cut = True
-        elif payload.get("event") == ShoeEvent.FINISHED:
-            finished = True
-    return ShoeState(number, tuple(cards), dealt, burn, cut, after_cut, finished, counter)
+    @classmethod
+    def of_records(cls, records: Iterable[Record]) -> TailFold:
+        fold = cls()
+        for record in records:
+            fold.add(record.kind, record.payload, record)
+        return fold
+
+    @classmethod
+    def of_pairs(cls, pairs: Iterable[tuple[str, Mapping[str, Any]]]) -> TailFold:
+        """From (kind, payload) alone (the table's Journal effects, in tests): no RoundView."""
+        fold = cls()
+        for kind, payload in pairs:
+            fold.add(kind, payload)
+        return fold
+
+    def add(self, kind: str, p: Mapping[str, Any], record: Record | None = None) -> None:
+        if isinstance(p.get("shoe_state"), Mapping):
+            self.brief = p["shoe_state"]
+        if kind == RecordKind.SHOE:
+            self._shoe(p)
+        elif kind == RecordKind.ROUND_OPENED:
+            number = int(p["round"])
+            self.last_round = max(self.last_round, number)
+            self.rounds_after_cut += 1 if self.cut_card_seen else 0
+            self.round = {"number": number, "spots": tuple(p.get("spots") or ()), "bets_closed": False,
+                          "steps": [], "held": False, "result_recorded": False, "hold": None}
+            self.view = RoundView(number) if record is not None else None
+        elif kind == RecordKind.SPOTS:
+            self.spots = tuple(p["spots"])
+        elif kind == RecordKind.CARD:
+            self._card(p, record)
+        elif kind == RecordKind.PLAYER_DEALER:
+            self.player_dealer = (p.get("seat"), int(p.get("hands_left", 0)), int(p.get("offer_from", 1)))
+        elif kind == RecordKind.IRREGULARITY and p.get("kind") == IRREGULARITY_KIND:
+            self.checks_fired.append(str(p.get("check")))
+            self.shoe_alarms.append(p)
+        if self.view is not None and record is not None and record.round == self.view.round:
+            self.view.apply(record)
+        current = self.round
+        alarm = kind == RecordKind.IRREGULARITY and p.get("kind") == IRREGULARITY_KIND  # the shoe's, not the round's
+        if current is not None and p.get("round") == current["number"] and not alarm:
+            self._round(kind, p, current)
+
+    def _shoe(self, p: Mapping[str, Any]) -> None:
+        event = p.get("event")
+        if event in SHOE_STARTS:
+            self.shoe_started, self.shoe_number = True, p.get("shoe")
+            self.codes_out, self.cards, self.cards_dealt = [], [], 0
+            self.burn_done = self.cut_card_seen = self.finished = False
+            self.rounds_after_cut, self.last_draw_counter = 0, None
+            self.checks_fired, self.shoe_alarms = [], []
+        elif event == ShoeEvent.ACCEPTED:
+            self.shoe_alarms = []
+        elif event in (ShoeEvent.BURN, ShoeEvent.BURN_DONE):
+            burned = list(p.get("cards") or [])  # burn cards listed here or journaled as card records
+            self.burn_done, self.cards_dealt = True, self.cards_dealt + len(burned)
+            self.cards.extend(burned)
+        elif event == ShoeEvent.CUT_CARD and not p.get("ignored"):
+            self.cut_card_seen = True
+        elif event == ShoeEvent.FINISHED:
+            self.finished = True
+
+    def _card(self, p: Mapping[str, Any], record: Record | None) -> None:
+        if (not p.get("reconstructed") or p.get("keyed_in")) and p.get("card") is not None:
+            self.codes_out.append(int(p["code"]))
+        seen = card_seen(0 if record is None else record.seq, p)
+        self.cards.extend([seen.card] if seen.card else [])
+        self.cards_dealt += 0 if seen.reconstructed else 1
+        self.last_draw_counter = seen.draw_counter if seen.draw_counter is not None else self.last_draw_counter
+        current = self.round
+        if current is not None and p.get("round") == current["number"]:
+            if p.get("status") == "dealt":
+                current["steps"].append(("card", int(p["code"])))
+            elif p.get("status") == "held" and current["hold"] is not None:
+                current["hold"]["pending"].append(dict(p))
+
+    def _round(self, kind: str, p: Mapping[str, Any], current: dict[str, Any]) -> None:
+        """A record of the round in progress (its card records: `_card`)."""
+        if kind == RecordKind.SPOTS:
+            current["spots"] = tuple(p["spots"])
+        elif kind == RecordKind.BETS_CLOSED:
+            current["bets_closed"] = True
+        elif kind == RecordKind.DECISION:
+            current["steps"].append(("decision", int(p["spot"]), str(p["decision"])))
+        elif kind == RecordKind.IRREGULARITY and p.get("consequence") == "hold":
+            current["held"] = True
+            hold = p.get("hold")
+            current["hold"] = {**hold, "pending": list(hold.get("pending") or ())} if isinstance(hold, Mapping) else None
+        elif kind == RecordKind.ROUND_RESUMED:
+            current["held"], current["hold"] = False, None
+        elif kind == RecordKind.RESULT:
+            current["result_recorded"] = True
+        elif kind in (RecordKind.VOID, RecordKind.SETTLED):
+            self.round = None
+
+    def shoe_state(self) -> ShoeState:
+        """The shoe as its records tell it (`tablectl journal recovery`)."""
+        if not self.shoe_started:
+            return ShoeState(number=None)
+        return ShoeState(self.shoe_number, tuple(self.cards), self.cards_dealt, self.burn_done, self.cut_card_seen,
+                         self.rounds_after_cut, self.finished, self.last_draw_counter)

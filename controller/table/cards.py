@@ -12,7 +12,6 @@ from controller.table.arrival import Arrival
 from controller.table.draw_counter import DrawCounter, Unheard, Unproven
 from controller.table.holds import Holding, device_lost_void
 from controller.table.integrity import ShoeIntegrity
-from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.round_in_play import RoundInPlay
 from controller.table.shoe import Shoe
@@ -34,9 +33,9 @@ def unheard_kind(state: str) -> K:
 
 
 class CardFlow:
-    def __init__(self, game: Game, *, shoe: Shoe, counter: DrawCounter, link: ShoeLink, holds: Holding,
+    def __init__(self, game: Game, *, shoe: Shoe, counter: DrawCounter, holds: Holding,
                  integrity: ShoeIntegrity, round: RoundInPlay):
-        self.game, self.shoe, self.counter, self.link, self.holds = game, shoe, counter, link, holds
+        self.game, self.shoe, self.counter, self.holds = game, shoe, counter, holds
         self.integrity, self.round = integrity, round
 
     def on_card(self, inp: i.Card, out: Out) -> None:
@@ -93,7 +92,6 @@ class CardFlow:
         the order voids (L4). Otherwise a round held for the counter resumes (the cards that
         waited are dealt), and cards the counter shows unheard are then judged exactly as if
         the shoe had been heard (ruling 24): a missing card is held for the supervisor to key in."""
-        self.link.heard()
         verdict = self.counter.check_return(now)
         if isinstance(verdict, Unproven):
             if self.round.in_play():

@@ -175,8 +175,8 @@ class Commands:
             if rnd.state in m.ROUND_CLOSED:
                 raise Refusal("no round is open: place bets first")
             raise Refusal(f"bets are already closed for {rnd.text()} ({rnd.state})")
-        if not rnd.link.up:
-            raise Refusal(f"the shoe is not heard ({rnd.link.reason or 'link lost'}): wait for it")
+        if not rnd.counter.heard:
+            raise Refusal(f"the shoe is not heard ({rnd.counter.lost or 'link lost'}): wait for it")
         if self.shoe.door_open:
             raise Refusal("the shoe door is open: close it first")
         needed, left = self.game.max_cards(rnd.current.spots), self.shoe.remaining

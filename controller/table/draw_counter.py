@@ -1,11 +1,15 @@
 """The draw-counter proof (local ruling L4): the shoe's counter as the table last heard it,
-and what a counter heard now says about the cards in between.
+whether the shoe is heard, and what a counter heard now says about the cards in between.
 
 The shoe numbers every card it deals. A card whose counter is more than one past the last
 one heard means cards left the shoe unheard; a counter that went back (or none at all) cannot
-prove the order. This is the only place that judges the counter: the shoe driver only drops
-a card that repeats one it already delivered (drivers/shoe.py). After the shoe was unheard (link lost, reboot, the daemon down) its next
-word must prove that no card left meanwhile: `proof_needed` until it does. This component
+prove the order. This is the only place that holds and judges the counter: the shoe driver
+only drops a card that repeats one it already delivered (drivers/shoe.py), and `tablectl
+status` reads `last` from here. After the shoe was unheard (link lost, reboot, the daemon
+down) its next word must prove that no card left meanwhile: `proof_needed` until it does.
+While its link is down (`lost`: the reason) the proof is owed too, and the same proof ends
+both: "the shoe is heard" and "no proof is owed" are one fact, kept here once. All of it comes
+from the table's journaled inputs, so replaying them gives the same decisions. This component
 only judges; the card flow (controller.table.cards) applies the verdict to the round.
 """
 from __future__ import annotations
@@ -37,6 +41,12 @@ class DrawCounter:
     def __init__(self) -> None:
         self.last: int | None = None  # the counter of the last card heard (None: unknown)
         self.proof_needed = False  # the shoe was unheard: its next counter must prove nothing was missed
+        self.lost: str | None = None  # why the shoe's link is down (ShoeLinkLost); None: heard, or never lost
+
+    @property
+    def heard(self) -> bool:
+        """The shoe's link is up as the table's inputs tell it: not lost since its last proof."""
+        return self.lost is None
 
     def check_card(self, counter: int | None) -> Verdict:
         """A card with `counter` arrived while the shoe was heard all along."""
@@ -49,8 +59,8 @@ class DrawCounter:
 
     def check_return(self, now: int | None) -> Verdict:
         """The shoe is heard again and its counter stands at `now` (the last card it dealt).
-        The proof is given, whatever it proves: `proof_needed` ends here."""
-        self.proof_needed = False
+        The proof is given, whatever it proves: `proof_needed` and `lost` end here."""
+        self.proof_needed, self.lost = False, None
         return self.check_status(now)
 
     def check_status(self, now: int | None) -> Verdict:
@@ -70,5 +80,10 @@ class DrawCounter:
         self.last = counter
 
     def unheard_from_now(self) -> None:
-        """The shoe went unheard (link lost, reboot, the daemon down)."""
+        """The shoe went unheard (reboot, the daemon down): its next counter must prove."""
+        self.proof_needed = True
+
+    def link_lost(self, reason: str) -> None:
+        """The shoe's link dropped (`reason`): unheard until its counter proves again."""
+        self.lost = reason
         self.proof_needed = True

@@ -1,7 +1,7 @@
 """What the table reacts to: device events and commands, as frozen dataclasses.
 
 These are the table's own types, independent of drivers/: the daemon turns each driver event
-(CardDrawn, ShoeStatusChanged, LinkLost ...) and each panel button or socket request
+(CardDrawn, ShoeStatusHeard, LinkDown ..., through its device sessions) and each panel button or socket request
 into one of these and passes it to `Table.handle`. Every input has already been journaled by
 the daemon when `handle` sees it.
 """

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from controller.table import machine as m
+from controller.table.draw_counter import DrawCounter
 from controller.table.effects import Pattern
 from controller.table.integrity import ShoeIntegrity
-from controller.table.link import ShoeLink
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
 from controller.table.shoe import Shoe
@@ -164,10 +164,10 @@ class LampBoard:
     whole after every input; which lamps differ from the board is the lights driver's to
     find (drivers/lights.py, the one diff)."""
 
-    def __init__(self, game_key: str, shoe: Shoe, link: ShoeLink, panel: Panel, bank: PlayerDealer | None,
+    def __init__(self, game_key: str, shoe: Shoe, counter: DrawCounter, panel: Panel, bank: PlayerDealer | None,
                  integrity: ShoeIntegrity):
         self.game_key = game_key
-        self.shoe, self.link, self.panel, self.bank, self.integrity = shoe, link, panel, bank, integrity
+        self.shoe, self.counter, self.panel, self.bank, self.integrity = shoe, counter, panel, bank, integrity
         # The last view and its picture: most inputs (every card of a deal) leave the view as
         # it was, and the picture is asked for after every input.
         self._view: LampView | None = None
@@ -181,7 +181,7 @@ class LampBoard:
         # the bets copied: the view compared next time must not change with the round's dicts
         view = LampView(
             round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
-            attention=noted or not self.link.up or unread_burn, shoe_held=self.integrity.blocked, key_on=self.panel.key_on,
+            attention=noted or not self.counter.heard or unread_burn, shoe_held=self.integrity.blocked, key_on=self.panel.key_on,
             live_spots=live_spots, awaited_spot=awaited_spot, bets=dict(bets),
             spot_bets={spot: dict(b) for spot, b in spot_bets.items()},
             player_dealer_seat=self.bank.holder if self.bank is not None else None,

@@ -1,8 +1,10 @@
 """After a crash: what the journal knows, and how the table takes up from it.
 
 The daemon reads the tail of its journal (controller.journal.read_tail: the records the
-table's Journal effects wrote, in order), builds `TableRecovery.from_tail(tail)` and calls
-`table.restore(recovery)` on a fresh Table before the first input. The round that was in progress is resumed only where that is
+table's Journal effects wrote, in order), builds `TableRecovery.from_tail(tail)` from the
+tail's one fold (controller.journal.recovery.TailFold, the one place that knows which record
+kinds matter to a restart) and calls `table.restore(recovery)` on a fresh Table before the
+first input. The round that was in progress is resumed only where that is
 provably consistent, else voided citing local ruling L4:
 
   no round in progress           nothing to do; the shoe and round number carry on
@@ -30,19 +32,18 @@ the alarms no `accept_shoe` or new shoe answered since: they still block (local 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.journal.kinds import SHOE_STARTS, ShoeEvent
-from controller.journal.kinds import RecordKind as R
-from games.integrity import IRREGULARITY_KIND
+from controller.journal.recovery import TailFold
 
 
 class Tail(Protocol):
-    """controller.journal.JournalTail, as far as the table reads it."""
+    """controller.journal.JournalTail, as far as the table reads it: its one fold."""
 
-    def pairs(self) -> Iterator[tuple[str, Mapping[str, Any]]]: ...
+    @property
+    def fold(self) -> TailFold: ...
 
 
 @dataclass(frozen=True)
@@ -85,73 +86,32 @@ class TableRecovery:
 
     @classmethod
     def from_tail(cls, tail: Tail) -> TableRecovery:
-        """From the journal's tail as the daemon reads it at start-up (controller.journal.read_tail)."""
-        return cls.from_journal(tail.pairs())
+        """From the journal's tail as the daemon reads it at start-up (controller.journal.read_tail),
+        through its one fold (controller.journal.recovery.TailFold)."""
+        return cls.from_fold(tail.fold)
 
     @classmethod
     def from_journal(cls, records: Iterable[tuple[str, Mapping]]) -> TableRecovery:
-        """Fold the table's own journal records (kind, payload), oldest first. Records of other
-        kinds (the daemon's device and command records) are skipped."""
-        last_round, spots, bank, brief = 0, None, None, None
-        codes: list[int] = []  # cards out of the current shoe
-        current: dict | None = None
-        fired: list[str] = []
-        alarms: list[Mapping[str, Any]] = []
-        for kind, p in records:
-            if isinstance(p.get("shoe_state"), Mapping):
-                brief = p["shoe_state"]
-            if kind == R.SHOE and p.get("event") in SHOE_STARTS:
-                codes, fired, alarms = [], [], []
-            elif kind == R.SHOE and p.get("event") == ShoeEvent.ACCEPTED:
-                alarms = []
-            elif kind == R.IRREGULARITY and p.get("kind") == IRREGULARITY_KIND:
-                fired.append(str(p.get("check")))
-                alarms.append(p)
-            elif kind == R.ROUND_OPENED:
-                last_round = max(last_round, int(p["round"]))
-                current = {"number": int(p["round"]), "spots": tuple(p.get("spots") or ()), "bets_closed": False,
-                           "steps": [], "held": False, "result_recorded": False, "hold": None}
-            elif kind == R.SPOTS:
-                spots = tuple(p["spots"])
-                if current is not None and p.get("round") == current["number"]:
-                    current["spots"] = spots
-            elif kind == R.CARD:
-                if (not p.get("reconstructed") or p.get("keyed_in")) and p.get("card") is not None:
-                    codes.append(int(p["code"]))
-                if current is not None and p.get("round") == current["number"]:
-                    if p.get("status") == "dealt":
-                        current["steps"].append(("card", int(p["code"])))
-                    elif p.get("status") == "held" and current["hold"] is not None:
-                        current["hold"]["pending"].append(dict(p))
-            elif current is not None and p.get("round") == current["number"]:
-                if kind == R.BETS_CLOSED:
-                    current["bets_closed"] = True
-                elif kind == R.DECISION:
-                    current["steps"].append(("decision", int(p["spot"]), str(p["decision"])))
-                elif kind == R.IRREGULARITY and p.get("consequence") == "hold":
-                    current["held"] = True
-                    hold = p.get("hold")
-                    current["hold"] = ({**hold, "pending": list(hold.get("pending") or ())}
-                                       if isinstance(hold, Mapping) else None)
-                elif kind == R.ROUND_RESUMED:
-                    current["held"], current["hold"] = False, None
-                elif kind == R.RESULT:
-                    current["result_recorded"] = True
-                elif kind in (R.VOID, R.SETTLED):
-                    current = None
-            if kind == R.PLAYER_DEALER:
-                bank = (p.get("seat"), int(p.get("hands_left", 0)), int(p.get("offer_from", 1)))
-        shoe = None
+        """From the table's own journal records (kind, payload), oldest first (the same fold).
+        Records of other kinds (the daemon's device and command records) are skipped."""
+        return cls.from_fold(TailFold.of_pairs(records))
+
+    @classmethod
+    def from_fold(cls, fold: TailFold) -> TableRecovery:
+        """The table's part of the fold: its shoe as the last `shoe_state` left it, the round in
+        progress, the sticky settings, the integrity alarms still standing."""
+        brief, shoe = fold.brief, None
         if brief is not None and brief.get("number"):
             shoe = RecoveredShoe(
-                number=int(brief["number"]), state=str(brief["state"]), codes_out=tuple(codes),
+                number=int(brief["number"]), state=str(brief["state"]), codes_out=tuple(fold.codes_out),
                 drawn=int(brief.get("drawn", 0)), unknown=int(brief.get("unknown", 0)),
                 burned=int(brief.get("burned", 0)), burn_card=brief.get("burn_card"),
                 burn_remaining=brief.get("burn_remaining"), cut_card_seen=bool(brief.get("cut_card_seen")),
                 rounds_left=brief.get("rounds_left"), draw_counter=brief.get("draw_counter"))
-        rnd = None
+        rnd, current = None, fold.round
         if current is not None:
             rnd = RecoveredRound(current["number"], current["spots"], current["bets_closed"],
                                  tuple(current["steps"]), current["held"], current["result_recorded"],
                                  current["hold"] if current["held"] else None)
-        return cls(last_round, shoe, rnd, spots, bank, tuple(fired), tuple(alarms))
+        return cls(fold.last_round, shoe, rnd, fold.spots, fold.player_dealer, tuple(fold.checks_fired),
+                   tuple(fold.shoe_alarms))

@@ -20,7 +20,6 @@ from controller.table.draw_counter import DrawCounter
 from controller.table.holds import Hold, Holding, as_void, device_lost_void, hold_from_journal
 from controller.table.integrity import ShoeIntegrity
 from controller.table.lamps import LampBoard
-from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
@@ -57,16 +56,16 @@ class RoundFlow:
     state: str
     trigger: Callable[[str], bool]  # put on the model by transitions' Machine (machine.build)
 
-    def __init__(self, shoe: Shoe, link: ShoeLink, holds: Holding, panel: Panel, bank: PlayerDealer | None,
+    def __init__(self, shoe: Shoe, counter: DrawCounter, holds: Holding, panel: Panel, bank: PlayerDealer | None,
                  integrity: ShoeIntegrity):
-        self._shoe, self._link, self._holds, self._panel, self._bank = shoe, link, holds, panel, bank
+        self._shoe, self._counter, self._holds, self._panel, self._bank = shoe, counter, holds, panel, bank
         self._integrity = integrity
 
     def shoe_ready(self) -> bool:
         return open_refusal(self._shoe, self._bank, self._integrity) is None
 
     def shoe_link_up(self) -> bool:
-        return self._link.up
+        return self._counter.heard
 
     def hold_resolved(self) -> bool:
         return self._holds.resolving
@@ -77,13 +76,13 @@ class RoundFlow:
 
 class RoundInPlay:
     def __init__(self, game: Game, decks: int, settings: TableSettings, *, shoe: Shoe, counter: DrawCounter,
-                 link: ShoeLink, panel: Panel, holds: Holding, bank: PlayerDealer | None, timer: CardTimer,
+                 panel: Panel, holds: Holding, bank: PlayerDealer | None, timer: CardTimer,
                  integrity: ShoeIntegrity, lamps: LampBoard):
         self.game, self.decks = game, decks
-        self.shoe, self.counter, self.link, self.panel = shoe, counter, link, panel
+        self.shoe, self.counter, self.panel = shoe, counter, panel
         self.holds, self.bank, self.timer, self.integrity, self.lamps = holds, bank, timer, integrity, lamps
         self.shape = m.game_shape(game.key)
-        self.flow = RoundFlow(shoe, link, holds, panel, bank, integrity)
+        self.flow = RoundFlow(shoe, counter, holds, panel, bank, integrity)
         states, transitions = m.round_spec(self.shape)
         self.machine = m.build(self.flow, states, transitions, initial=m.IDLE)
         self.moves = m.moves(transitions)  # (trigger, state) -> state, for the triggers without a guard
@@ -286,7 +285,7 @@ class RoundInPlay:
         out.journal(R.ROUND_RESUMED, payload)
         out.publish("resumed", **payload)
         self.timer.restart()
-        if not self.link.up and self.state in self.card_phases:
+        if not self.counter.heard and self.state in self.card_phases:
             self.irregular(out, self.game.rule(K.DEVICE_LOST), "resumed while the shoe is still not heard",
                            pending=drain)
             return False

@@ -3,7 +3,7 @@
 Pure bookkeeping over the shoe machine (controller.table.machine.shoe_spec). Cards are
 counted across the whole shoe, not just the round, so a ninth Ace of spades in eight decks is
 caught even when the eight others came out in earlier rounds. The draw counter and what it
-proves are the DrawCounter's (controller.table.draw_counter); the shoe reports it.
+proves are the DrawCounter's (controller.table.draw_counter), which the shoe's records read.
 """
 from __future__ import annotations
 
@@ -63,11 +63,6 @@ class Shoe:
 
     def remove(self) -> None:
         self.flow.trigger("remove")
-
-    @property
-    def last_counter(self) -> int | None:
-        """The shoe's draw counter of the last card heard."""
-        return self.counter.last
 
     @property
     def burning(self) -> bool:
@@ -176,7 +171,6 @@ class Shoe:
         for name in ("drawn", "unknown", "burned", "burn_remaining", "cut_card_seen", "rounds_left"):
             if name in fields:
                 setattr(self, name, fields[name])
-        self.counter.stands_at(fields.get("draw_counter"))
         self.machine.set_state(state)
 
     # ------------------------------------------------------------ records
@@ -186,7 +180,7 @@ class Shoe:
         return {"number": self.number, "state": self.state, "drawn": self.drawn, "unknown": self.unknown,
                 "burned": self.burned, "burn_remaining": self.burn_remaining,
                 "burn_card": None if self.burn_card is None else self.burn_card.code,
-                "cut_card_seen": self.cut_card_seen, "rounds_left": self.rounds_left, "draw_counter": self.last_counter}
+                "cut_card_seen": self.cut_card_seen, "rounds_left": self.rounds_left, "draw_counter": self.counter.last}
 
     def event(self, out: Out, event: ShoeEvent, durable: bool = False, **fields) -> None:
         """Journal and publish a `shoe` record: what happened to the shoe, and where it stands."""
@@ -201,5 +195,5 @@ class Shoe:
             "burn_card": None if self.burn_card is None else str(self.burn_card),
             "burned": self.burned, "burn_remaining": self.burn_remaining,
             "cut_card_seen": self.cut_card_seen, "rounds_left": self.rounds_left,
-            "last_round": self.last_round, "draw_counter": self.last_counter,
+            "last_round": self.last_round, "draw_counter": self.counter.last,
         }

@@ -13,7 +13,6 @@ from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.cards import CardFlow
 from controller.table.draw_counter import DrawCounter, Unheard, Unproven
-from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.round_in_play import RoundInPlay
 from controller.table.settings import TableSettings
@@ -23,10 +22,10 @@ from games.round import IrregularityKind as K
 
 
 class ShoeEvents:
-    def __init__(self, game: Game, settings: TableSettings, *, shoe: Shoe, counter: DrawCounter, link: ShoeLink,
+    def __init__(self, game: Game, settings: TableSettings, *, shoe: Shoe, counter: DrawCounter,
                  round: RoundInPlay, cards: CardFlow):
         self.game, self.settings = game, settings
-        self.shoe, self.counter, self.link, self.round, self.cards = shoe, counter, link, round, cards
+        self.shoe, self.counter, self.round, self.cards = shoe, counter, round, cards
 
     def on_counter(self, inp: i.ShoeCounter, out: Out) -> None:
         """A status while the shoe is heard: its counter may show cards it dealt unheard."""
@@ -88,8 +87,7 @@ class ShoeEvents:
     # ------------------------------------------------------------ link (local ruling L4)
 
     def on_link_lost(self, inp: i.ShoeLinkLost, out: Out) -> None:
-        self.link.lost(inp.reason)
-        self.counter.unheard_from_now()
+        self.counter.link_lost(inp.reason)
         self.shoe.event(out, E.LINK_LOST, reason=inp.reason)
         if self.round.state in self.round.card_phases:
             self.round.irregular(out, self.game.rule(K.DEVICE_LOST), f"the shoe's link dropped mid-round: {inp.reason}")

@@ -10,8 +10,7 @@ out the effects in order (controller.table.effects). `snapshot()` is the state a
 `__init__`), and the state belongs to the components below, each of which calls only the
 ones built before it:
 
-    DrawCounter  the draw-counter proof (local ruling L4)      draw_counter.py
-    ShoeLink     the shoe heard or not                          link.py
+    DrawCounter  the draw counter, the shoe heard or not, the proof owed (L4)  draw_counter.py
     Panel        the supervisor key, the selected spot/seat     panel.py
     Holding      the hold on the round                          holds.py
     CardTimer    the card timer                                 timer.py
@@ -41,7 +40,6 @@ from controller.table.effects import Effect, Lamps
 from controller.table.holds import Hold, Holding
 from controller.table.integrity import IntegrityStart, ShoeIntegrity
 from controller.table.lamps import LampBoard
-from controller.table.link import ShoeLink
 from controller.table.output import Out
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
@@ -71,7 +69,6 @@ class Table:
         self.settings = (settings or TableSettings.for_game(self.game)).check(self.game)
         game, settings = self.game, self.settings
         self.counter = DrawCounter()
-        self.link = ShoeLink()
         self.panel = Panel()
         self.holds = Holding(game)
         self.timer = CardTimer(settings.card_timeout_s)
@@ -79,13 +76,13 @@ class Table:
         seats = self.profile.player_dealer
         self.bank = PlayerDealer(seats, settings) if seats is not None else None
         self.integrity = ShoeIntegrity(game, self.decks, settings, self.shoe)
-        self.lamps = LampBoard(game.key, self.shoe, self.link, self.panel, self.bank, self.integrity)
-        self.round = RoundInPlay(game, self.decks, settings, shoe=self.shoe, counter=self.counter, link=self.link,
+        self.lamps = LampBoard(game.key, self.shoe, self.counter, self.panel, self.bank, self.integrity)
+        self.round = RoundInPlay(game, self.decks, settings, shoe=self.shoe, counter=self.counter,
                                  panel=self.panel, holds=self.holds, bank=self.bank, timer=self.timer,
                                  integrity=self.integrity, lamps=self.lamps)
-        self.cards = CardFlow(game, shoe=self.shoe, counter=self.counter, link=self.link, holds=self.holds,
+        self.cards = CardFlow(game, shoe=self.shoe, counter=self.counter, holds=self.holds,
                               integrity=self.integrity, round=self.round)
-        self.shoe_events = ShoeEvents(game, settings, shoe=self.shoe, counter=self.counter, link=self.link,
+        self.shoe_events = ShoeEvents(game, settings, shoe=self.shoe, counter=self.counter,
                                       round=self.round, cards=self.cards)
         self.commands = Commands(game, settings, shoe=self.shoe, round=self.round, holds=self.holds, bank=self.bank,
                                  panel=self.panel, integrity=self.integrity, cards=self.cards)
@@ -164,7 +161,8 @@ class Table:
             s = recovery.shoe
             self.shoe.restore(s.number, s.state, s.codes_out, drawn=s.drawn, unknown=s.unknown, burned=s.burned,
                               burn_card=s.burn_card, burn_remaining=s.burn_remaining,
-                              cut_card_seen=s.cut_card_seen, rounds_left=s.rounds_left, draw_counter=s.draw_counter)
+                              cut_card_seen=s.cut_card_seen, rounds_left=s.rounds_left)
+            self.counter.stands_at(s.draw_counter)
         if recovery.player_dealer is not None and self.bank is not None:
             self.bank.restore(*recovery.player_dealer)
         self.counter.unheard_from_now()  # the shoe went unheard while the daemon was down (local ruling L4)
@@ -215,7 +213,7 @@ class Table:
 
     @property
     def link_up(self) -> bool:
-        return self.link.up
+        return self.counter.heard
 
     @property
     def door_open(self) -> bool:
@@ -233,7 +231,7 @@ class Table:
             "spots": list(rnd.spots), "selected_spot": self.panel.selected,
             "pending_decision": {"spot": awaited.spot, "options": list(awaited.options)} if awaited else None,
             "held": self.hold.to_json() if self.hold is not None else None,
-            "link_up": self.link.up, "supervisor_key": self.panel.key_on, "door_open": self.shoe.door_open,
+            "link_up": self.counter.heard, "supervisor_key": self.panel.key_on, "door_open": self.shoe.door_open,
             "attention": list(rnd.notes), "integrity": self.integrity.snapshot(),
             "player_dealer": None if self.bank is None else self.bank.fields(),
         }

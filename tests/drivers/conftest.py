@@ -8,6 +8,7 @@ import tty
 
 import pytest
 
+from drivers.events import AckWhenDurable
 from drivers.reactor import Reactor
 
 
@@ -91,17 +92,39 @@ def pty_device(tmp_path):
 
 class EventSink:
     """The controller's side of `post`: collects events; waiting for one turns the reactor the
-    drivers run on (on the test's thread, as the daemon's one thread does)."""
+    drivers run on (on the test's thread, as the daemon's one thread does).
+
+    Drivers report raw facts; what they mean for a device's session is the daemon's session
+    owner's to judge (controller/daemon/sessions.py). The sink hands every event of a shoe,
+    panel or lamp board to a real one, and keeps the `device` records it would journal
+    (`journaled`): a test can then say what the daemon makes of what the driver reported."""
 
     def __init__(self, reactor: Reactor) -> None:
         self.reactor = reactor
         self.events: list = []
+        self.records: list[dict] = []  # the session owner's `device` records, in order
+        self._sessions = None
 
     def __call__(self, event) -> None:
         self.events.append(event)
+        self._judge(event.event if isinstance(event, AckWhenDurable) else event)
+
+    def _judge(self, event) -> None:
+        if self._sessions is None:
+            from controller.daemon.sessions import DeviceSessions
+            from controller.table import Table
+            self._sessions = DeviceSessions("fortune6", Table("fortune6"))
+        if event.device not in self._sessions.devices:
+            return
+        out = self._sessions.translate(event)
+        self.records += [step.record for step in [*out.prior, out] if step.journaled]
 
     def of(self, cls) -> list:
         return [e for e in self.events if isinstance(e, cls)]
+
+    def journaled(self, name: str) -> list[dict]:
+        """The `device` records named `name` ("LinkLost", "ShoeStatusChanged" ...) so far."""
+        return [r for r in self.records if r["event"] == name]
 
     def wait_for(self, cls, count: int = 1, where=lambda e: True, timeout: float = 15.0) -> list:
         """Turn the reactor until `count` events of `cls` matching `where` arrived; return them all."""
@@ -111,6 +134,12 @@ class EventSink:
             kinds = [type(e).__name__ for e in self.events]
             raise AssertionError(f"waited for {count} x {cls.__name__}; got {kinds}")
         return matching()
+
+    def wait_journaled(self, name: str, count: int = 1, timeout: float = 15.0) -> list[dict]:
+        """Turn the reactor until the session owner journaled `count` records named `name`."""
+        if not self.reactor.run_until(lambda: len(self.journaled(name)) >= count, timeout):
+            raise AssertionError(f"waited for {count} x {name}; journaled {[r['event'] for r in self.records]}")
+        return self.journaled(name)
 
     def after(self, event) -> list:
         """Events posted after `event`."""

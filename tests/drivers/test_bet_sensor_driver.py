@@ -8,7 +8,7 @@ import time
 
 from drivers.bet_events import BetLayout, SpaceChips
 from drivers.bets import BetSensorDriver
-from drivers.events import AckWhenDurable, DeviceConnected, DeviceError, DeviceRebooted, LinkLost, LinkRestored
+from drivers.events import AckWhenDurable, DeviceError, LinkDown, SessionRefused, SessionUp
 from drivers.factory import DRIVERS
 from drivers.reconnect import Backoff
 from firmware_bridge.enums import ErrorCode
@@ -119,11 +119,11 @@ def test_a_reconnect_resends_the_current_state(sim, sink):
         process.command("place", space="1:banker", values="1000")
         settled(sink, process, 1)
         process.command("fault", kind="unplug")
-        sink.wait_for(LinkLost)
+        sink.wait_for(LinkDown)
         process.command("add", space="1:banker", values="500")  # changed while unheard
         process.command("place", space="1:tie", values="100")
         process.command("fault", kind="replug")
-        sink.wait_for(LinkRestored)
+        sink.wait_for(SessionUp, 2)  # the session after the loss
         assert settled(sink, process, 1).total == 1500
         assert settled(sink, process, 2).total == 100
         until(sink, lambda: process.command("state")["queued"] == 0, "the whole state to be acknowledged")
@@ -142,10 +142,11 @@ def test_a_reboot_keeps_the_chips_and_restarts_the_counts(sim, sink):
         process.command("add", space=0, values="100")
         assert settled(sink, process, 0).change == 2
         process.command("fault", kind="reboot")
-        sink.wait_for(DeviceRebooted)
+        booted = sink.of(SessionUp)[0].hello.boot_id
+        rebooted = sink.wait_for(SessionUp, where=lambda e: e.hello.boot_id != booted)[0]  # a new boot id
         sink.wait_for(BetLayout, 2)
         event = sink.wait_for(SpaceChips, where=lambda e: e.space == 0 and e.change == 0 and e.total == 300)[0]
-        assert sink.events.index(event) > sink.events.index(sink.of(DeviceRebooted)[0])
+        assert sink.events.index(event) > sink.events.index(rebooted)
 
 
 def test_space_query_and_an_unknown_space(sim, sink):
@@ -185,7 +186,7 @@ def test_durable_acks_hold_each_space_until_released(sim, sink):
     process = sim("bets", "--game", "fortune6", "--seats", "1")
     driver = BetSensorDriver(process.link, sink, reactor=sink.reactor, durable_acks=True, **FAST).start()
     try:
-        sink.wait_for(DeviceConnected)
+        sink.wait_for(SessionUp)
         sink.wait_for(AckWhenDurable, 7)  # the layout and six spaces
         for held in sink.of(AckWhenDurable):
             held.release()
@@ -216,6 +217,6 @@ def test_with_a_key_the_lists_come_authenticated_and_a_keyless_sensor_is_refused
     process.close()  # the keyless sensor below takes the same path
     plain = sim("bets", "--game", "fortune6", "--seats", "1")
     with BetSensorDriver(plain.link, sink, reactor=sink.reactor, name="plain", link_options={"key": key}, **FAST):
-        lost = sink.wait_for(LinkLost, where=lambda e: e.device == "plain")[0]
-        assert "no session" in lost.reason
+        refused = sink.wait_for(SessionRefused, where=lambda e: e.device == "plain")[0]
+        assert "no session" in refused.reason
     assert not [e for e in sink.of(SpaceChips) if e.device == "plain"]

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from drivers.errors import BadDeviceUrl, LinkDownError
-from drivers.events import LinkLost
+from drivers.events import LinkDown
 from drivers.factory import driver_for
 from drivers.lights import LightsDriver
 from drivers.reconnect import Backoff
@@ -63,9 +63,10 @@ def test_missing_device_is_reported_once_and_retried(tmp_path, sink):
     backoff = RecordingBackoff(0.001, 2, 0.005)
     with ShoeDriver(str(tmp_path / "absent"), sink, reactor=sink.reactor, backoff=backoff):
         assert sink.reactor.run_until(lambda: len(backoff.delays) >= 5, 15)
-    lost = sink.of(LinkLost)
-    assert len(lost) == 1
-    assert "cannot open" in lost[0].reason and "absent" in lost[0].reason
+    assert len(sink.of(LinkDown)) == len(backoff.delays)  # the driver reports each failed open
+    lost = sink.journaled("LinkLost")
+    assert len(lost) == 1  # the session owner: lost (absent) once
+    assert "cannot open" in lost[0]["reason"] and "absent" in lost[0]["reason"]
 
 
 WAIT = 10.0  # a bound against hanging, never a timing assertion
@@ -115,8 +116,8 @@ def test_reopen_by_path_with_backoff_after_unplug_and_replug(pty_device, sink):
     with ShoeDriver(pty_device.link, sink, reactor=sink.reactor, backoff=backoff) as driver:
         assert _hello_arrives(pty_device, sink.reactor)
         pty_device.unplug()
-        lost = sink.wait_for(LinkLost)[0]
-        assert "hang-up" in lost.reason
+        lost = sink.wait_journaled("LinkLost")[0]
+        assert "hang-up" in lost["reason"]
         assert sink.reactor.run_until(lambda: len(delays) >= 4, WAIT)  # the path is gone: open fails, retried
         assert delays[:3] == [0.01, 0.02, 0.04] and all(d == 0.04 for d in delays[3:])
         pty_device.replug()
@@ -125,7 +126,7 @@ def test_reopen_by_path_with_backoff_after_unplug_and_replug(pty_device, sink):
         # recycled, so compare with the live pty rather than the old name)
         assert _fd_target(driver.transport) == pty_device.slave_name
         assert _hello_arrives(pty_device, sink.reactor)  # a new session starts on it
-    assert len(sink.of(LinkLost)) == 1  # lost once; the failed reopens say nothing more
+    assert len(sink.journaled("LinkLost")) == 1  # lost once; the failed reopens say nothing more
 
 
 def test_reopen_gives_up_when_closed(tmp_path, sink):

@@ -7,13 +7,9 @@ from drivers.errors import DeviceTimeoutError, LinkDownError
 from drivers.events import (
     ButtonPressed,
     ButtonReleased,
-    DeviceConnected,
     DeviceError,
-    DeviceRebooted,
     KeyTurned,
     LampReport,
-    LinkLost,
-    LinkRestored,
     PanelState,
 )
 from drivers.lights import LightsDriver
@@ -51,10 +47,10 @@ def test_panel_state_after_replug_shows_held_buttons(sim, sink):
     with PanelDriver(process.link, sink, reactor=sink.reactor, **FAST):
         sink.wait_for(PanelState)
         process.command("fault", kind="unplug")
-        sink.wait_for(LinkLost)
+        sink.wait_journaled("LinkLost")
         process.command("press", button=5)  # pressed while unplugged
         process.command("fault", kind="replug")
-        sink.wait_for(LinkRestored)
+        sink.wait_journaled("LinkRestored")
         assert sink.wait_for(ButtonPressed)[0].button == 5
         # a status from before the unplug may be resent first; the fresh answer follows
         sink.wait_for(PanelState, where=lambda e: e.pressed == (5,))
@@ -130,7 +126,7 @@ def test_rebooted_board_is_put_back(lights, sink):
     driver.set_lamps({1: ON, 6: SLOW})
     driver.read_back(5.0)
     process.command("fault", kind="reboot")
-    sink.wait_for(DeviceRebooted)
+    sink.wait_journaled("DeviceRebooted")
     assert driver.read_back(5.0) == board(l1=ON, l6=SLOW)
 
 
@@ -139,13 +135,13 @@ def test_replug_restores_only_what_changed_meanwhile(lights, sink):
     driver.set_lamps({1: ON, 2: SLOW})
     driver.read_back(5.0)
     process.command("fault", kind="unplug")
-    sink.wait_for(LinkLost)
+    sink.wait_journaled("LinkLost")
     with pytest.raises(LinkDownError):
         driver.read_back(1.0)
     driver.set_lamp(3, FASTB)  # while down: remembered
     before = delivered(process)
     process.command("fault", kind="replug")
-    sink.wait_for(LinkRestored)
+    sink.wait_journaled("LinkRestored")
     assert driver.read_back(5.0) == board(l1=ON, l2=SLOW, l3=FASTB)
     assert delivered(process) - before == 3  # the session's query, lamp 3, our query
 
@@ -166,5 +162,5 @@ def test_read_back_times_out_on_a_stalled_board(lights):
 
 
 def test_lights_driver_connects_once(lights, sink):
-    assert len(sink.of(DeviceConnected)) == 1
+    assert len(sink.journaled("DeviceConnected")) == 1
     assert sink.of(LampReport)[0].lamps == (0,) * 8

@@ -14,7 +14,7 @@ import pytest
 from fake_usb import FakeUsbBackend, FakeUsbDevice, PtyPipe
 
 import drivers.device as device_module
-from drivers.events import CardDrawn, DeviceConnected, LinkLost, LinkRestored, ShoeStatusChanged
+from drivers.events import CardDrawn, ShoeStatusHeard
 from drivers.factory import driver_for
 from drivers.reconnect import Backoff
 from games.cards import parse_card
@@ -28,17 +28,17 @@ def test_shoe_over_usb_draws_unplugs_and_comes_back(sim, sink):
     shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, reactor=sink.reactor, usb_backend=backend,
                       backoff=Backoff(0.01, 2.0, 0.1))
     try:
-        sink.wait_for(DeviceConnected)
-        sink.wait_for(ShoeStatusChanged)
+        sink.wait_journaled("DeviceConnected")
+        sink.wait_for(ShoeStatusHeard)
         assert device.claimed == {1} and device.detach_calls == [0, 1] and other.claimed == set()
         process.command("draw", n=2)
         cards = sink.wait_for(CardDrawn, 2)
         assert [c.code for c in cards] == [parse_card("9h").code, parse_card("8d").code]
 
         process.command("fault", kind="unplug")
-        assert "unplugged" in sink.wait_for(LinkLost)[0].reason
+        assert "unplugged" in sink.wait_journaled("LinkLost")[0]["reason"]
         process.command("fault", kind="replug")
-        sink.wait_for(LinkRestored)
+        sink.wait_journaled("LinkRestored")
         process.command("draw")
         assert sink.wait_for(CardDrawn, 3)[2].code == parse_card("As").code
     finally:
@@ -71,7 +71,7 @@ def usb_shoe(sim, sink):
     backend = FakeUsbBackend(FakeUsbDevice(0x1209, 0x0001, "SHOE-USB", pipe=pipe))
     shoe = driver_for("shoe", "usb://1209:0001?serial=SHOE-USB", sink, reactor=sink.reactor, usb_backend=backend)
     try:
-        sink.wait_for(ShoeStatusChanged)
+        sink.wait_for(ShoeStatusHeard)
         yield shoe, pipe
     finally:
         pipe.release.set()

@@ -121,10 +121,10 @@ def test_a_crash_inside_handle_is_recorded_refused_and_survived(loop_rig, monkey
 
 
 def test_driver_link_changes_are_published_and_fed(loop_rig):
-    loop_rig.loop.dispatch(ev.LinkLost(device="lights", at=0.0, reason="silent for 3.5 s"))
+    loop_rig.loop.dispatch(ev.LinkDown(device="lights", at=0.0, reason="silent for 3.5 s"))
     assert loop_rig.events("device")[-1] == {"event": "device", "device": "lights", "link": "absent",
                                               "reason": "silent for 3.5 s"}
-    loop_rig.loop.dispatch(ev.LinkLost(device="shoe", at=0.0, reason="hang-up"))
+    loop_rig.loop.dispatch(ev.LinkDown(device="shoe", at=0.0, reason="hang-up"))
     assert loop_rig.table.link_up is False and loop_rig.kinds()[-1] == "shoe"
 
 

@@ -50,14 +50,14 @@ def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_
 def test_ready_once_every_device_is_up_and_status_lines_follow(tmp_path, notify):
     rig = LoopRig(tmp_path, notifier=Notifier(notify.path))
     hello = {kind: Hello(kind, boot_id=n) for n, kind in enumerate((DeviceKind.SHOE, DeviceKind.PANEL, DeviceKind.LIGHTS))}
-    rig.loop.dispatch(ev.LinkLost(device="lights", at=0.0, reason="cannot open /x/lights: no such serial device"))
+    rig.loop.dispatch(ev.LinkDown(device="lights", at=0.0, reason="cannot open /x/lights: no such serial device"))
     rig.loop.refresh_status()
     for name, kind in (("shoe", DeviceKind.SHOE), ("panel", DeviceKind.PANEL)):
-        rig.loop.dispatch(ev.DeviceConnected(device=name, at=0.0, hello=hello[kind]))
+        rig.loop.dispatch(ev.SessionUp(device=name, at=0.0, hello=hello[kind]))
         rig.loop.refresh_status()
-    rig.loop.dispatch(ev.DeviceConnected(device="lights", at=0.0, hello=hello[DeviceKind.LIGHTS]))
+    rig.loop.dispatch(ev.SessionUp(device="lights", at=0.0, hello=hello[DeviceKind.LIGHTS]))
     rig.loop.refresh_status()
-    rig.loop.dispatch(ev.LinkLost(device="lights", at=0.0, reason="no ack"))
+    rig.loop.dispatch(ev.LinkDown(device="lights", at=0.0, reason="no ack"))
     rig.loop.refresh_status()
     rig.close()
     messages = notify.wait_for(lambda m: "lights lost" in m.text, WAIT)

@@ -34,7 +34,7 @@ def test_status_lines_between_two_sends_collapse_into_the_newest(tmp_path, notif
     def dealer():  # on its own thread: the loop (and the journal) belong to the test's thread
         try:
             for n, kind in enumerate((DeviceKind.SHOE, DeviceKind.PANEL, DeviceKind.LIGHTS)):
-                rig.loop.post(ev.DeviceConnected(device=kind.name.lower(), at=0.0, hello=Hello(kind, boot_id=n)))
+                rig.loop.post(ev.SessionUp(device=kind.name.lower(), at=0.0, hello=Hello(kind, boot_id=n)))
             seen["ready"] = notify.wait_for(lambda m: m.text.startswith("READY=1"), WAIT)[-1].text
             for command in ("new_shoe", "place_bets", "no_more_bets"):  # one turn each, the clock standing still
                 with handled:

@@ -62,7 +62,7 @@ def test_the_journals_recovery_agrees_with_the_table_on_the_shoe(tmp_path):
     assert recovery.last_round == 4 and recovery.interrupted.round == 4
     assert recovery.shoe.number == run.table.shoe.number
     assert recovery.shoe.cards_dealt == run.table.shoe.drawn
-    assert recovery.shoe.last_draw_counter == run.table.shoe.last_counter
+    assert recovery.shoe.last_draw_counter == run.table.counter.last
 
 
 def test_the_table_restores_from_what_the_file_gives_back(tmp_path):
@@ -75,5 +75,5 @@ def test_the_table_restores_from_what_the_file_gives_back(tmp_path):
     table.restore(TableRecovery.from_journal(records))
     assert table.state == m.HELD and table.round_no == 4
     assert table.shoe.composition == run.table.shoe.composition and table.shoe.drawn == run.table.shoe.drawn
-    table.handle(i.ShoeLinkRestored(draw_counter=run.table.shoe.last_counter))
+    table.handle(i.ShoeLinkRestored(draw_counter=run.table.counter.last))
     assert table.state == m.DEALING and table.play.hands() == {"player": ["6d"], "banker": ["7d"]}

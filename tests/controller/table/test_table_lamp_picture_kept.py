@@ -16,7 +16,7 @@ from controller.table.table import Table
 
 def fresh_picture(table: Table) -> dict:
     rnd = table.round
-    kept, rnd.lamps = rnd.lamps, LampBoard(table.game.key, table.shoe, table.link, table.panel, table.bank,
+    kept, rnd.lamps = rnd.lamps, LampBoard(table.game.key, table.shoe, table.counter, table.panel, table.bank,
                                         table.integrity)
     try:
         return rnd.picture()

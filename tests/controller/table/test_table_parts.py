@@ -11,7 +11,7 @@ from controller.table.table import Table
 
 TABLE_DIR = pathlib.Path(__file__).resolve().parents[3] / "controller" / "table"
 # Bottom to top: a module may import only the modules before it.
-ORDER = ["effects", "inputs", "output", "machine", "settings", "round_play", "arrival", "verdicts", "recovery", "draw_counter", "link",
+ORDER = ["effects", "inputs", "output", "machine", "settings", "round_play", "arrival", "verdicts", "recovery", "draw_counter",
          "panel", "holds", "timer", "shoe", "player_dealer", "integrity", "lamps", "round_in_play", "cards", "shoe_events",
          "commands", "buttons", "table", "__init__"]
 

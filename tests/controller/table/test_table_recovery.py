@@ -167,7 +167,7 @@ def test_a_crash_after_any_input_of_a_shoe_loses_no_result(game):
         for inp in feed[:crash]:
             before.send(inp)
         again = restored(before)
-        last = before.table.shoe.last_counter
+        last = before.table.counter.last
         again.send(i.ShoeLinkRestored(draw_counter=last))
         for inp in feed[crash:]:
             again.send(inp)

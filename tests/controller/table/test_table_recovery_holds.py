@@ -287,7 +287,7 @@ def test_a_crash_after_any_input_of_held_rounds_changes_no_result():
         for inp in feed[:crash]:
             before.send(inp)
         again = restored(before)
-        again.send(i.ShoeLinkRestored(draw_counter=before.table.shoe.last_counter))
+        again.send(i.ShoeLinkRestored(draw_counter=before.table.counter.last))
         if before.table.key_on:
             again.send(i.SupervisorKey(True))
         for inp in feed[crash:]:
