@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.config.schema import OPTIONAL_DEVICES
+from controller.daemon.bet_session import BetSession
 from controller.daemon.device_record import device_record
 from controller.journal import RecordKind
 from controller.table import Table, UnknownButton, command_for_button, lamp_ids
@@ -39,7 +41,7 @@ SESSION_UP = {ev.DeviceConnected: "connected", ev.LinkRestored: "restored", ev.D
 
 @dataclass
 class Session:
-    state: str = "waiting"  # waiting / ok / lost / absent / incomplete
+    state: str = "waiting"  # waiting / ok / lost / absent / incomplete / mismatch (a bet layout that does not fit)
     reason: str = ""
     ever_up: bool = False
     boot_id: int | None = None
@@ -78,6 +80,7 @@ class DeviceSessions:
         self.lamps_used = frozenset(lamp_ids(game_key).values())  # the board must have them all
         link: dict[type, Handler] = {**dict.fromkeys(SESSION_UP, self._up), ev.LinkLost: self._lost, ev.LinkRefused: self._lost,
                 ev.DeviceError: self._error, ev.FrameTampered: self._tampered}
+        self.bets = BetSession(game_key, self._up, self._lost)  # its layout and chips (controller/daemon/bet_session.py)
         kinds: dict[str, dict[type, Handler]] = {
             "shoe": {**dict.fromkeys(SESSION_UP, self._shoe_up), ev.LinkLost: self._shoe_lost,
                      ev.FrameTampered: self._shoe_tampered, ev.CardDrawn: self._card_drawn,
@@ -85,8 +88,10 @@ class DeviceSessions:
             "panel": {ev.ButtonPressed: self._button_pressed, ev.KeyTurned: self._key_turned,
                       ev.PanelState: self._panel_state},
             "lights": {ev.LampReport: self._lamp_report},
+            "bets": self.bets.handlers(SESSION_UP),
         }
-        self.devices = {name: Session() for name in kinds}  # shoe, panel, lights: STATUS= names them in this order
+        # shoe, panel, lights: STATUS= names them in this order; the bet sensor once watched (a table may have none)
+        self.devices = {name: Session() for name in kinds if name not in OPTIONAL_DEVICES}
         self.registry: dict[tuple[str, type], Handler] = {
             (kind, event_type): handler for kind, own in kinds.items() for event_type, handler in {**link, **own}.items()}
 
@@ -100,7 +105,7 @@ class DeviceSessions:
     # ------------------------------------------------------------ what status and STATUS= say
     def watch(self, name: str, driver: Any) -> None:
         """Show `driver`'s authentication and line counters in the status (drivers.device)."""
-        session = self.devices[name]
+        session = self.devices.setdefault(name, Session())
         session.authenticated, session.frame_counts = driver.authenticated, driver.frame_counts
 
     def unauthenticated(self) -> list[str]:
