@@ -30,6 +30,7 @@ COMMANDS = {
     "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
     "keys": ("keys", "device keys for authenticated frames (protocol 1.1): provision, id"),
+    "chips": ("chips", "the cage's chip registry in the daemon: import a CSV, list, retire"),
 }
 
 
