@@ -14,7 +14,7 @@ SEED = 21
 
 @pytest.fixture(scope="module")
 def runs():
-    """One 3-round run per game (module-scoped: each run starts a daemon and three simulators)."""
+    """One 3-round run per game (module-scoped: each run starts a daemon and four simulators)."""
     return {game: run_demo("--game", game, "--rounds", "3", "--seed", str(SEED)) for game in GAME_KEYS}
 
 
