@@ -25,11 +25,16 @@ def test_chips_placed_added_removed_and_swapped_reach_the_journal(start_rig):
     rig = start_rig(GAME, seed=41, bets=True)
     bets = rig.status()["daemon"]["devices"]["bets"]
     assert bets["link"] == "ok" and bets["reason"] is None and bets["frames"]["frames"] > 0
+    # READY came with the session; its whole state (the layout, then every space, empty ones
+    # included) follows: each once
+    def heard() -> list[int]:
+        return sorted(p["space"] for p in (r.payload for r in rig.records()) if p.get("event") == "SpaceChips")
+
+    rig.wait_until(lambda: len(heard()) >= 12, WAIT, "every space's first list")
+    assert heard() == list(range(12))
     layouts = [r.payload for r in rig.records() if r.kind == "device" and r.payload["event"] == "BetLayout"]
-    assert layouts[-1]["spaces"][:2] == [[0, 1, "standard"], [1, 1, "fortune_bonus"]]
-    assert len(layouts[-1]["spaces"]) == 12
-    # the session's whole state: every space, empty ones included, once
-    assert sorted(p["space"] for p in (r.payload for r in rig.records()) if p.get("event") == "SpaceChips") == list(range(12))
+    assert len(layouts) == 1 and len(layouts[0]["spaces"]) == 12
+    assert layouts[0]["spaces"][:2] == [[0, 1, "standard"], [1, 1, "fortune_bonus"]]
 
     mark = rig.events.mark()
     placed = rig.bets.command("place", space="1:standard", values="2500,500")
