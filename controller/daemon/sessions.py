@@ -104,7 +104,9 @@ class DeviceSessions:
 
     # ------------------------------------------------------------ what status and STATUS= say
     def watch(self, name: str, driver: Any) -> None:
-        """Show `driver`'s authentication and line counters in the status (drivers.device)."""
+        """Show `driver`'s authentication and line counters in the status (drivers.device). An
+        optional device (the bet sensor) gets its session here: READY waits for it only when
+        the table has one."""
         session = self.devices.setdefault(name, Session())
         session.authenticated, session.frame_counts = driver.authenticated, driver.frame_counts
 
