@@ -15,7 +15,7 @@ COMMANDS = {
     "play": ("play", "resolve one round from cards in shoe order"),
     "paigow": ("paigow", "pai gow tools: house-way"),
     "roads": ("roads", "the baccarat roads (bead plate, big road, derived roads) of a shoe's outcomes"),
-    "sim": ("sim", "simulated devices (shoe, panel, lights) on ptys"),
+    "sim": ("sim", "simulated devices (shoe, panel, lights, bets) on ptys"),
     "run": ("run", "run the table daemon"),
     "demo": ("demo", "the daemon against simulated devices, with a live view"),
     "watch": ("watch", "follow the daemon's event stream"),
@@ -31,6 +31,7 @@ COMMANDS = {
     "pit": ("pit", "the floor: every table's records from the broker, live, checked"),
     "install-service": ("install_service", "install unit, udev rules and config on a table PC"),
     "keys": ("keys", "device keys for authenticated frames (protocol 1.1): provision, id"),
+    "chips": ("chips", "the cage's chip registry in the daemon: import a CSV, list, retire"),
 }
 
 

@@ -1,7 +1,7 @@
 """`tablectl keys provision DEVICE [--dir DIR] [--root DIR] [--force]`, `tablectl keys id FILE`
 and `tablectl keys table [--dir DIR] [--root DIR] [--force]` (the journal's signing key: cli/table_key.py).
 
-provision  makes a new random key for the shoe, panel or lamp board (protocol 1.1,
+provision  makes a new random key for the shoe, panel, lamp board or bet sensor (protocol 1.1,
            firmware_bridge/PROTOCOL.md §8), writes it to DIR/DEVICE.key (default
            /etc/tablectl/keys/) with mode 0640, owner root, group tablectl, and prints what
            to program into the device and the config line that makes the daemon use it.
@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING
 from cli.common import Parser, UsageError, run_command
 from cli.install_service import CONFIG, GROUP, group_id, site_config_section
 from cli.table_key import add_table_parser, make_table_key
+from controller.config.schema import OPTIONAL_DEVICES
 from firmware_bridge.auth import KEY_SIZE, KeyFileError, key_id, load_key, write_key
 
 if TYPE_CHECKING:
     from cli.install_service import Installer
 
-DEVICES = ("shoe", "panel", "lights")
+DEVICES = ("shoe", "panel", "lights", "bets")  # bets: the bet sensor, when the table has one
 KEYS_DIR = "/etc/tablectl/keys"
 
 
@@ -95,17 +96,28 @@ def configured_keys(config: Path) -> dict[str, str] | None:
     return None if keys is None else {device: str(keys.get(device, "")) for device in DEVICES}
 
 
+def _devices_absent(config: Path) -> set[str]:
+    """The optional devices (the bet sensor) an existing site config does not have."""
+    devices = site_config_section(config, "devices", "to see which devices the table has")
+    return set() if devices is None else {device for device in OPTIONAL_DEVICES if not devices.get(device)}
+
+
 def install_device_keys(installer: Installer) -> dict[str, str]:
     """Provision a key for every device the config authenticates, before the config is placed.
 
     A config being installed (none yet) names one for each device, at KEYS_DIR/DEVICE.key. The
     site's config is kept: a device it names a key file for gets that file if it is missing;
-    one it gives "" stays unauthenticated (the site said so) and is warned about. An existing
+    one it gives "" stays unauthenticated (the site said so) and is warned about, unless it is
+    an optional device (the bet sensor) the site's [devices] does not name. An existing
     key file is never replaced. Returns device -> the key file the new config names."""
     site = configured_keys(installer.path(CONFIG))
+    without = _devices_absent(installer.path(CONFIG))
     paths: dict[str, str] = {}
     for device in DEVICES:
         installed = f"{KEYS_DIR}/{device}.key" if site is None else site[device]
+        if not installed and device in without:  # no bet sensor at this table: nothing to authenticate
+            installer.say("skip", f"key for the {device}", f"{CONFIG} names no {device} in [devices]")
+            continue
         if not installed:
             installer.say("skip", f"key for the {device}", f"{CONFIG} has keys.{device} = \"\"")
             print(f"warning: the {device} is unauthenticated: {installer.path(CONFIG)} gives it no key, so a frame "

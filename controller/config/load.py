@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from controller.config.schema import SECTIONS, Config, exact_fraction
+from controller.config.schema import OPTIONAL_DEVICES, SECTIONS, Config, exact_fraction
 from games.registry import DEFAULT_GAME, GAME_KEYS, UnknownGame, get_game, get_table_profile
 
 TOP_LEVEL_DOCS = {
@@ -232,6 +232,8 @@ def _check_urls(devices, problems):
     from drivers.url import parse_device_url
 
     for f in fields(devices):
+        if f.name in OPTIONAL_DEVICES and not getattr(devices, f.name):
+            continue  # "": the table has none
         try:
             parse_device_url(getattr(devices, f.name))
         except BadDeviceUrl as error:

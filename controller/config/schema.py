@@ -141,11 +141,16 @@ def listen_address(value) -> str | None:
     return None
 
 
+OPTIONAL_DEVICES = ("bets",)  # a table may have none: "" in [devices]
+
+
 @dataclass(frozen=True)
 class DevicesConfig:
     shoe: str = key("serial:///dev/tablectl/shoe", "the smart shoe: serial:///path[?baud=N], a tty path, or usb://VID:PID")
     panel: str = key("serial:///dev/tablectl/panel", "the dealer's button panel (same URL forms)")
     lights: str = key("serial:///dev/tablectl/lights", "the result lamps (same URL forms)")
+    bets: str = key("", "the bet sensor (same URL forms; serial:///dev/tablectl/bets with the udev rules), "
+                        "\"\" for none: the table then takes wagers by command")
 
 
 def key_file_path(value) -> str | None:
@@ -158,6 +163,7 @@ class KeysConfig:
                         "`tablectl keys provision shoe`); \"\" for none", key_file_path)
     panel: str = key("", "the panel's key file (as keys.shoe)", key_file_path)
     lights: str = key("", "the lamp board's key file (as keys.shoe)", key_file_path)
+    bets: str = key("", "the bet sensor's key file (as keys.shoe)", key_file_path)
 
 
 @dataclass(frozen=True)

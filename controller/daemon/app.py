@@ -7,7 +7,8 @@ by another process is retried from a timer, never waited for in SQLite) and reco
 (the table restores from the journal's tail and its effects are carried out: the restore's
 records are journaled with `daemon_started`, its lamp picture becomes the board's wanted
 picture; the shoe integrity checks get the shoes dealt before, up to integrity.history_shoes,
-and the shoe in play: controller/daemon/shoe_memory.py), the control socket (mode from the config), the three drivers. The loop then runs;
+and the shoe in play: controller/daemon/shoe_memory.py), the control socket (mode from the config), the drivers (the bet sensor's only when
+[devices] names one). The loop then runs;
 READY=1 goes out once every device has had a session (a device absent at boot: STATUS= says
 which and why, the loop keeps serving `tablectl status`, and READY waits; systemd's
 TimeoutStartSec decides how long).
@@ -34,7 +35,7 @@ from controller.config import ConfigError, load_config
 from controller.config.table_settings import table_settings
 from controller.control import ControlError, ControlServer
 from controller.daemon.broken_journal import BrokenJournal
-from controller.daemon.device_options import driver_options
+from controller.daemon.device_options import configured_devices, driver_options
 from controller.daemon.health import Health
 from controller.daemon.inbox import Inbox
 from controller.daemon.journal_walk import BackgroundWalk
@@ -173,7 +174,7 @@ class TableDaemon:
         daemon whose journal failed its start-up check (nothing is dealt then)."""
         config = self.config
         log.info("starting", game=config.game, decks=config.decks, config=config.source, pid=os.getpid())
-        options = {kind: driver_options(config, kind) for kind in ("shoe", "panel", "lights")}  # key files read first
+        options = {kind: driver_options(config, kind) for kind in configured_devices(config)}  # key files read first
         self.signer = signer = table_signer(config)  # SigningKeyError (a JournalError): cannot start
         if signer is None:
             log.warning("journal_unsigned", consequence="nothing vouches for the journal (journal.unsigned = true)")
@@ -222,9 +223,10 @@ class TableDaemon:
             journal_note="journal unsigned (journal.unsigned = true): nothing vouches for it" if signer is None else "")
         self._recover(loop, table, lamps)
         self.server.start()
-        for kind in ("shoe", "panel"):
-            self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), inbox.post, reactor=self.reactor,
-                                                  start=True, **options[kind])
+        for kind in configured_devices(config):
+            if kind != "lights":  # the bet sensor too, when the table has one
+                self.drivers[kind] = self.open_driver(kind, getattr(config.devices, kind), inbox.post, reactor=self.reactor,
+                                                      start=True, **options[kind])
         remember = getattr(self.drivers["shoe"], "remember", None)  # a test's stand-in driver may not
         if remember is not None:  # a card journaled but not acknowledged before a crash comes again
             remember(*cards_heard_last(journal))
@@ -260,7 +262,7 @@ class TableDaemon:
         started = (RecordKind.DAEMON_STARTED, {
             "pid": os.getpid(), "game": self.config.game, "decks": table.decks, "config": self.config.source,
             "journal_sync": self.config.journal.sync,
-            "devices": {k: getattr(self.config.devices, k) for k in ("shoe", "panel", "lights")}})
+            "devices": {k: getattr(self.config.devices, k) for k in configured_devices(self.config)}})
         effects = []
         if loop.journal.head_seq:
             recovery = TableRecovery.from_tail(read_tail(loop.journal))

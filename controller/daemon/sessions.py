@@ -39,6 +39,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.config.schema import OPTIONAL_DEVICES
+from controller.daemon.bet_session import BetSession
 from controller.daemon.device_record import device_record, plain
 from controller.journal import RecordKind
 from controller.table import Table, UnknownButton, command_for_button, lamp_ids
@@ -55,7 +57,7 @@ LINK_FACTS = (ev.SessionUp, ev.LinkDown, ev.SessionRefused)
 
 @dataclass
 class Session:
-    state: str = "waiting"  # waiting / ok / lost / absent / incomplete
+    state: str = "waiting"  # waiting / ok / lost / absent / incomplete / mismatch (a bet layout that does not fit)
     reason: str = ""
     ever_up: bool = False
     boot_id: int | None = None
@@ -104,6 +106,7 @@ class DeviceSessions:
         self.lamps_used = frozenset(lamp_ids(game_key).values())  # the board must have them all
         link: dict[type, Handler] = {ev.SessionUp: self._up, ev.LinkDown: self._down, ev.SessionRefused: self._refused,
                                      ev.DeviceError: self._error, ev.FrameTampered: self._tampered}
+        self.bets = BetSession(game_key, self._up, self._down, self._refused)  # its layout and chips (bet_session.py)
         kinds: dict[str, dict[type, Handler]] = {
             "shoe": {ev.SessionUp: self._shoe_up, ev.LinkDown: self._shoe_down, ev.SessionRefused: self._shoe_refused,
                      ev.FrameTampered: self._shoe_tampered, ev.CardDrawn: self._card_drawn,
@@ -111,8 +114,10 @@ class DeviceSessions:
             "panel": {ev.ButtonPressed: self._button_pressed, ev.KeyTurned: self._key_turned,
                       ev.PanelState: self._panel_state},
             "lights": {ev.LampReport: self._lamp_report},
+            "bets": self.bets.handlers(),
         }
-        self.devices = {name: Session() for name in kinds}  # shoe, panel, lights: STATUS= names them in this order
+        # shoe, panel, lights: STATUS= names them in this order; the bet sensor once watched (a table may have none)
+        self.devices = {name: Session() for name in kinds if name not in OPTIONAL_DEVICES}
         self.registry: dict[tuple[str, type], Handler] = {
             (kind, event_type): handler for kind, own in kinds.items() for event_type, handler in {**link, **own}.items()}
 
@@ -126,8 +131,10 @@ class DeviceSessions:
 
     # ------------------------------------------------------------ what status and STATUS= say
     def watch(self, name: str, driver: Any) -> None:
-        """Show `driver`'s authentication and line counters in the status (drivers.device)."""
-        session = self.devices[name]
+        """Show `driver`'s authentication and line counters in the status (drivers.device). An
+        optional device (the bet sensor) gets its session here: READY waits for it only when
+        the table has one."""
+        session = self.devices.setdefault(name, Session())
         session.authenticated, session.frame_counts = driver.authenticated, driver.frame_counts
 
     def unauthenticated(self) -> list[str]:

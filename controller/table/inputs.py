@@ -140,5 +140,37 @@ class Timer:
     name: str
 
 
+@dataclass(frozen=True)
+class SpaceChips:
+    """The chips on one betting space now, whole, as the bet sensor read them: (UID as hex,
+    tag value in minor units) each, bottom first. `seat` is the seat (baccarat games) or the
+    spot (fubacc, paigow); `bet` a key of the game's wagers. `overflow`: more chips lie there
+    than the sensor reports."""
+
+    space: int
+    seat: int
+    bet: str
+    chips: tuple[tuple[str, int], ...]
+    overflow: bool = False
+
+
+@dataclass(frozen=True)
+class BetLayoutHeard:
+    """The bet sensor's betting spaces, as it reported them at its session: (space id, seat or
+    spot, wager key) each."""
+
+    spaces: tuple[tuple[int, int, str], ...]
+
+
+@dataclass(frozen=True)
+class BetSensorLink:
+    """The bet sensor's readings are live (`up`) or not: its link was lost, or its layout does
+    not fit the game (`reason` says which). Up again once a fitting layout is heard."""
+
+    up: bool
+    reason: str = ""
+
+
 Input = (Card | ShoeCounter | ShoeDoor | ShoePresence | CutCard | ShoeEmpty | ShoeRebooted
-         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer)
+         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer | SpaceChips | BetLayoutHeard
+         | BetSensorLink)

@@ -22,6 +22,11 @@ or SEAT:NAME ("3:banker"), values a comma list of whole minor units ("500,500,10
     report SPACE                send the space's SPACE now
     state, fault KIND [VALUE], sleep S, wait connected, quit   (as every simulator)
 
+With `--chips FILE.csv` (the registry's CSV, header `uid,value,set`: `tablectl chips import`
+reads the same file) chips come from that rack instead: a value names the rack's next chip of
+that value (values in currency there, divided by `--minor-unit` for the tag), a chip taken off a
+space goes back to the rack, and a value the rack has no chip of left is refused.
+
 Chips are physical: a firmware reboot keeps them but restarts every space's change count.
 A change that finds the link's queue too full for its frames (protocol 1.2+, 64 messages) is
 sent once there is room: the space's latest state, never a stale one.
@@ -29,6 +34,7 @@ sent once there is room: the space's latest state, never a stale one.
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import sys
 from collections.abc import Sequence
@@ -48,6 +54,7 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.sim.commands import Command, CommandError, Reply, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
+from games.money import BadAmount, parse_amount
 from games.registry import DEFAULT_GAME, GAME_KEYS, get_game, get_table_profile
 
 DEFAULT_SEATS = 7  # a shoe game's table; a spot game has its own count of spots
@@ -89,6 +96,8 @@ class BetSensor(VirtualDevice):
         self.retry_at: float | None = None  # when to try the held spaces again
         self.layout_due = False  # the LAYOUT of a STATUS_QUERY answer waits for room in the queue
         self.issued = 0
+        self.rack = read_rack(options.chips, options.minor_unit) if options.chips else None  # value -> UIDs off the table
+        self.rack_uids = {uid for uids in (self.rack or {}).values() for uid in uids}  # every chip of the rack
         self.foreign_issued = 0
         self.burst_next = 0
         super().__init__(options, stdin, stdout)
@@ -176,19 +185,45 @@ class BetSensor(VirtualDevice):
         return values
 
     def _issue(self, value: int) -> Chip:
+        if self.rack is not None:
+            uids = self.rack.get(value)
+            if not uids:
+                have = sorted(v for v, left in self.rack.items() if left)
+                raise CommandError(f"no chip of {value} left in the rack (it has chips of {have})")
+            self.issued += 1
+            return Chip(uids.pop(0), value)
         self.issued += 1
         return Chip(ISSUER + self.issued.to_bytes(5, "big"), value)
+
+    def _issue_all(self, values: list[int]) -> list[Chip]:
+        """Chips of `values`, all or none (a rack short of one gives none)."""
+        if self.rack is not None:
+            for value in set(values):
+                if values.count(value) > len(self.rack.get(value, ())):
+                    have = sorted(v for v, left in self.rack.items() if left)
+                    raise CommandError(f"no chip of {value} left in the rack for {values.count(value)} "
+                                       f"(it has {len(self.rack.get(value, ()))}; values it has: {have})")
+        return [self._issue(value) for value in values]
+
+    def _back_to_rack(self, chips: Sequence[Chip]) -> None:
+        """Chips taken off a space: the rack's own go back to it (a foreign one does not)."""
+        if self.rack is None:
+            return
+        for chip in chips:
+            if chip.uid in self.rack_uids:
+                self.rack.setdefault(chip.value, []).insert(0, chip.uid)
+
 
     def cmd_place(self, command: Command, now: float) -> Reply:
         space = self._space(command)
         if self.chips[space]:
             raise CommandError(f"place: space {space} holds {len(self.chips[space])} chip(s): add or remove")
-        self.chips[space] = [self._issue(v) for v in self._values(command)]
+        self.chips[space] = self._issue_all(self._values(command))
         return self._changed(space, now)
 
     def cmd_add(self, command: Command, now: float) -> Reply:
         space = self._space(command)
-        self.chips[space] += [self._issue(v) for v in self._values(command)]
+        self.chips[space] += self._issue_all(self._values(command))
         return self._changed(space, now)
 
     def _chip_index(self, command: Command, space: int) -> int:
@@ -207,11 +242,12 @@ class BetSensor(VirtualDevice):
         space = self._space(command)
         chips = self.chips[space]
         if "uid" in command:
-            del chips[self._chip_index(command, space)]
+            self._back_to_rack([chips.pop(self._chip_index(command, space))])
         else:
             if not chips:
                 raise CommandError(f"remove: space {space} holds no chip")
             count = arg_int(command, "n", len(chips), 1, len(chips))
+            self._back_to_rack(chips[len(chips) - count:])
             del chips[len(chips) - count:]
         return self._changed(space, now)
 
@@ -221,6 +257,7 @@ class BetSensor(VirtualDevice):
         old = self.chips[space][index]
         value = arg_int(command, "value", old.value, 0, (1 << 32) - 1)
         self.chips[space][index] = self._issue(value)
+        self._back_to_rack([old])
         return {**self._changed(space, now), "taken": _chip_json(old)}
 
     def cmd_foreign(self, command: Command, now: float) -> Reply:
@@ -276,7 +313,32 @@ def build_parser(prog: str = "tablectl sim bets") -> argparse.ArgumentParser:
     parser.add_argument("--game", default=DEFAULT_GAME, help=f"the layout's game (default {DEFAULT_GAME})")
     parser.add_argument("--seats", type=int, default=None,
                         help=f"seats (spots) with spaces (default: the game's spots, else {DEFAULT_SEATS})")
+    parser.add_argument("--chips", metavar="FILE.csv", help="a rack of the house's chips (uid,value,set): "
+                                                             "chips come from it and go back to it")
+    parser.add_argument("--minor-unit", default="1", help="the currency's minor unit, for --chips' values (default 1)")
     return parser
+
+
+def read_rack(path: str, minor_unit: str = "1") -> dict[int, list[bytes]]:
+    """The rack of --chips: tag value (minor units) -> the UIDs of that value, in file order."""
+    try:
+        unit = parse_amount(minor_unit)
+        with open(path, newline="", encoding="utf-8-sig") as file:
+            rows = list(csv.reader(file))
+    except (OSError, BadAmount) as error:
+        raise CommandError(f"--chips {path}: {error}") from None
+    rack: dict[int, list[bytes]] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not row:
+            continue
+        try:
+            uid, value = bytes.fromhex(row[0]), parse_amount(row[1].strip()) / unit
+        except (ValueError, IndexError) as error:
+            raise CommandError(f"--chips {path}:{line}: {error}") from None
+        if value.denominator != 1 or not 0 < value < (1 << 32) or not 4 <= len(uid) <= 10:
+            raise CommandError(f"--chips {path}:{line}: not a chip (UID of 4-10 bytes, a whole number of minor units)")
+        rack.setdefault(int(value), []).append(uid)
+    return rack
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,7 +25,7 @@ class FaultPlan:
 
 class Choices:
     def __init__(self, seed: int, game: Game, fault_rate: float = 0.0) -> None:
-        self.game, self.fault_rate = game, fault_rate
+        self.game, self.fault_rate, self.seed = game, fault_rate, seed
         stream = f"{seed}:{game.key}"
         self._spots = random.Random(f"{stream}:spots")
         self._seats = random.Random(f"{stream}:seats")

@@ -20,8 +20,8 @@ from pathlib import Path
 UNIX_PATH_MAX = 107  # bytes of a socket path, without the terminating NUL
 LONGEST_SOCKET = "control.sock"  # the longest socket name the rig makes in its directory
 # what a demo (the rig) leaves in its directory; only these are removed before the next demo
-DEMO_FILE = re.compile(r"(tablectl\.toml|table\.key(\.pub)?|journal\.sqlite(-wal|-shm|\.anchor)?|daemon\.(out|err)"
-                       r"|sim-(shoe|panel|lights)\.(out|err)|(shoe|panel|lights|control|notify)(\.sock)?)")
+DEMO_FILE = re.compile(r"(tablectl\.toml|table\.key(\.pub)?|journal\.sqlite(-wal|-shm|\.anchor)?|daemon\.(out|err)|chips\.csv"
+                       r"|sim-(shoe|panel|lights|bets)\.(out|err)|(shoe|panel|lights|bets|control|notify)(\.sock)?)")
 
 
 def default_directory() -> Path:

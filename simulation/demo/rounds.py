@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from games.registry import get_game, get_table_profile
+from simulation.demo.bettors import Bettors
 from simulation.demo.choices import Choices
 from simulation.demo.faults import Supervisor, initial_deal_size, strike
 from simulation.demo.player_dealer import PlayerDealerOffers
@@ -25,6 +26,7 @@ class DemoTable:
         self.offers = PlayerDealerOffers(rig, choices, self.log)
         demo_player = get_table_profile(rig.game).demo_player  # the game's own players (Fu Bacc: optimal)
         self.players = demo_player(rig.decks) if demo_player is not None else None
+        self.bettors = Bettors(rig, self.game, choices.seed) if "bets" in rig.sims else None  # chips on the sensor
 
     def play(self) -> dict:
         """One round, from the offer of the player-dealer position (Fortune 7) and the live
@@ -35,8 +37,16 @@ class DemoTable:
         self.offers.before_round()
         spots = self.choices.live_spots()
         mark = rig.events.mark()
-        number = rig.open_round(spots)
+        number = rig.open_round(spots, close_bets=self.bettors is None)
         opened = rig.events.wait_for("round_opened", after=mark, round=number)
+        stakes: dict = {}
+        if self.bettors is not None:  # the players' chips while betting is open, then "No more bets"
+            holder = opened.get("player_dealer")
+            stakes = self.bettors.place(spots, holder if isinstance(holder, int) else None)
+            self.log.append(f"round {number}: chips on " + (", ".join(f"{seat}:{bet} {amount}" for (seat, bet), amount
+                                                                       in sorted(stakes.items())) or "no space"))
+            self._step()
+            rig.press("no_more_bets")
         plan = self.choices.fault(initial_deal_size(self.game, rig.decks, spots))
         fault = self._strike(plan, number, mark) if plan is not None else None
         actions: list[dict] = []
@@ -44,7 +54,12 @@ class DemoTable:
         if end["event"] == "result":
             self.offers.hand_settled()
         board = rig.wait_lamps()
-        return round_line(rig.game, opened, end, rig.events.since(mark), board, fault, actions)
+        line = round_line(rig.game, opened, end, rig.events.since(mark), board, fault, actions)
+        if self.bettors is not None:
+            line["chips"] = [{"seat": seat, "bet": bet, "amount": amount}
+                             for (seat, bet), amount in sorted(self.bettors.stakes.items())]
+            self.bettors.clear()
+        return line
 
     # ------------------------------------------------------------ the round
     def _strike(self, plan, number: int, mark: int) -> dict | None:
@@ -76,6 +91,7 @@ class DemoTable:
             elif state == "void":
                 return rig.events.wait_for("void", after=mark, round=number)
             elif state == "result":  # a resolved hold dealt the round's last card
+                self.before_confirm()
                 answer = rig.press("confirm")
                 if not answer.get("ok"):
                     raise RigError(f"confirm refused: {answer.get('message')}")
@@ -94,8 +110,15 @@ class DemoTable:
             choice = self.players.decide(spot, options, self.rig.status()["hands"])
         else:
             choice = plain_decision(spot, list(options))
+        if self.bettors is not None:
+            self.bettors.decided(spot, choice)
         self._step()
         return choice
+
+    def before_confirm(self) -> None:
+        """The dealer pays: every space made to hold what the table says it must."""
+        if self.bettors is not None:
+            self.log += [f"dealer: {line}" for line in self.bettors.pay(self.rig.status())]
 
     def _step(self) -> None:
         if self.on_step is not None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from games.registry import DEFAULT_GAME, get_game
+from simulation.demo.bettors import import_registry, write_registry
 from simulation.demo.choices import Choices
 from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.paced_rig import PacedRig
@@ -22,6 +23,7 @@ from simulation.rig import RigError
 
 INTERRUPTED = 130  # headless runs stopped before their N rounds (the shell's code for SIGINT)
 RESULT_PAUSE = 2  # the live view shows a round's end this many paces before the next opens
+REGISTRY = "chips.csv"  # the demo's chip registry, beside its config
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,10 @@ def running_rig(options: DemoOptions):
             directory, why_not = stack.enter_context(demo_directory(options.directory))
             if directory is None:
                 say(f"{why_not}: this demo runs in a temporary directory, removed when it ends")
-        rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory)
+        rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory, bets=True)
+        registry = rig.dir / REGISTRY  # the cage's chips: the sensor's rack, and the daemon's registry
+        chips = write_registry(registry)
+        rig.sim_args["bets"] = ["--chips", str(registry)]
         try:
             with deferred():  # said even when Ctrl-C came meanwhile: what was started, and stopped
                 rig.start()
@@ -57,6 +62,7 @@ def running_rig(options: DemoOptions):
                 say(f"{options.game}, seed {options.seed}: daemon pid {rig.started_daemon.pid} ready; simulators {sims}; in {rig.dir}")
                 say(f"journal {rig.journal_path}, control socket {rig.socket_path}"
                     + (" (the journal stays there after the demo)" if directory else ""))
+                say(f"{import_registry(rig, registry)} ({chips} demo chips in {registry.name})")
             yield rig
         finally:
             with shielded():

@@ -1,4 +1,4 @@
-"""The rig: the three simulators and a real `tablectl run` process in a temp dir, with the rig
+"""The rig: the simulators (a bet sensor's too with bets=True) and a real `tablectl run` process in a temp dir, with the rig
 acting as the dealer. Used by tests/hil, `tablectl demo` and bench/. This API is stable.
 
     from simulation.rig import Rig, RigError
@@ -11,7 +11,7 @@ acting as the dealer. Used by tests/hil, `tablectl demo` and bench/. This API is
 Construction (nothing starts until start() / `with`):
     Rig(game="fortune6", *, seed=1, decks=None, cards=None, cut_card=None, config=None,
         directory=None, notify=True, watchdog_usec=None, absent=(), log_format="json", keep=False,
-        nofile=None, stdout_pipe=False, daemon_module="cli.run", sim_args=None)
+        nofile=None, stdout_pipe=False, daemon_module="cli.run", sim_args=None, bets=False)
       seed      the shoe's shuffle (and the seeds of later shoes/decks the rig loads)
       cards     a scripted shoe instead: cards in draw order ("9h 8d As" or a list)
       cut_card  the cut card lies after this card (default: 60 cards before the end of a
@@ -27,12 +27,13 @@ Construction (nothing starts until start() / `with`):
       stdout_pipe  the daemon's log goes to a pipe the test reads (rig.daemon.child.proc.stdout)
       daemon_module  the module run as the daemon (`python -m`): a test's wrapper may plant a fault
       sim_args  more arguments for a simulator, e.g. {"shoe": ["--key-file", path]}
+      bets      a bet sensor too (`tablectl sim bets` with the game's layout, devices.bets in the config)
 
 Processes (every one stopped by its own PID; nothing else is ever signalled):
     start(wait_ready=True) -> Rig      stop()                      start_sim(kind) -> Sim
     start_daemon(wait_ready=True)      stop_daemon(sig=SIGTERM) -> exit code
     kill_daemon() -> exit code (SIGKILL)   restart_daemon()        connect()  (re-follow after a restart)
-    rig.shoe / rig.panel / rig.lights: Sim (.command(cmd, check=True, **fields) -> reply, .state(), .pid)
+    rig.shoe / rig.panel / rig.lights / rig.bets: Sim (.command(cmd, check=True, **fields) -> reply, .state(), .pid)
     rig.daemon: DaemonProcess (.pid, .child, .output())
     rig.dir, rig.config_path, rig.journal_path, rig.socket_path
     rig.game, rig.decks, rig.deck_kind, rig.deck_per_round, rig.rng (the seeds of loaded shoes/decks)

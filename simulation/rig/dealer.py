@@ -31,6 +31,7 @@ class DealerMixin:
     deck_per_round: bool
     default_cut_card: int | None
     _shoe_used: bool
+    before_confirm: Callable[[], None] | None = None  # the dealer's last act before "confirm" (paying, in the demo)
 
     if TYPE_CHECKING:
         @property
@@ -176,6 +177,8 @@ class DealerMixin:
                                    and e.get("round") == number)
             if end is not None:
                 if end["event"] == "result":
+                    if self.before_confirm is not None:
+                        self.before_confirm()
                     self._ok(self.press("confirm"), "confirm")
                 return end
             status = self.status()

@@ -36,7 +36,7 @@ class Rig(DealerMixin):
                  directory: str | Path | None = None, notify: bool = True, watchdog_usec: int | None = None,
                  absent: tuple[str, ...] = (), log_format: str = "json", keep: bool = False,
                  nofile: int | None = None, stdout_pipe: bool = False, daemon_module: str = "cli.run",
-                 sim_args: dict[str, list[str]] | None = None) -> None:
+                 sim_args: dict[str, list[str]] | None = None, bets: bool = False) -> None:
         self.game = game
         spec = get_game(game)
         self.decks = decks if decks is not None else spec.default_decks
@@ -54,6 +54,7 @@ class Rig(DealerMixin):
         self.absent, self.log_format, self.keep = tuple(absent), log_format, keep
         self.nofile, self.stdout_pipe, self.daemon_module = nofile, stdout_pipe, daemon_module
         self.sim_args = {kind: list(args) for kind, args in (sim_args or {}).items()}
+        self.devices = DEVICES + (("bets",) if bets else ())  # the bet sensor only when asked for
         self.sims: dict[str, Sim] = {}
         self.notify: NotifyListener | None = None
         self.daemon: DaemonProcess | None = None
@@ -67,10 +68,10 @@ class Rig(DealerMixin):
     # ------------------------------------------------------------ start and stop
     def start(self, wait_ready: bool = True) -> Rig:
         try:
-            for kind in DEVICES:
+            for kind in self.devices:
                 if kind not in self.absent:
                     self.start_sim(kind)
-            links = {kind: str(self.dir / kind) for kind in DEVICES}
+            links = {kind: str(self.dir / kind) for kind in self.devices}
             config = rig_config(self.game, self.decks, self.dir, links, self.overrides)
             self.config_path.write_text(toml_text(config))
             if self.notify_wanted:
@@ -92,6 +93,8 @@ class Rig(DealerMixin):
             args += ["--cut-card", str(cut)] if cut is not None else []
         elif kind == "panel":
             args = ["--buttons", str(PANEL_BUTTONS)]
+        elif kind == "bets":
+            args = ["--game", self.game]  # the game's layout
         else:
             args = ["--lamps", str(BOARD_LAMPS)]
         self.sims[kind] = sim = Sim(kind, self.dir, *args, *self.sim_args.get(kind, ()))
@@ -197,6 +200,11 @@ class Rig(DealerMixin):
     @property
     def lights(self) -> Sim:
         return self.sims["lights"]
+
+    @property
+    def bets(self) -> Sim:
+        """The bet sensor's simulator (Rig(bets=True))."""
+        return self.sims["bets"]
 
     # ------------------------------------------------------------ the daemon's side
     def send(self, cmd: str, **fields) -> dict:

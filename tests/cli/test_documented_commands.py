@@ -252,6 +252,12 @@ def test_the_simulators_walk_through_works_pasted_as_it_is(tmp_path):
     assert "round 1 settled" in done.stdout
     assert "  winner   player\n  player   9h Ks (9)\n  banker   8d 7c (5)" in done.stdout
     assert "irregularity" not in done.stdout
+    from controller.journal import iter_records, open_readonly
+
+    conn = open_readonly(tmp_path / "table" / "journal.sqlite")
+    chips = [r.payload["chips"] for r in iter_records(conn, 0) if r.kind == "device" and r.payload["event"] == "SpaceChips"]
+    conn.close()
+    assert [value for _, value in chips[-1]] == [2500, 500]  # the bet sensor's chips, journaled
     # stopped daemon first: it switched the lamps off and read them back while the board was there
     assert "off (read back from the board)" in (tmp_path / "table" / "daemon.log").read_text(encoding="utf-8")
     assert len(bytes.fromhex((tmp_path / "table" / "shoe.key").read_text().strip())) == 32

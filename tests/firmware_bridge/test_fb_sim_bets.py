@@ -132,3 +132,21 @@ def test_bad_options_are_named(sim_dir):
     run = subprocess.run([sys.executable, "-m", "cli", "sim", "--help"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert "bets" in run.stdout
+
+
+def test_chips_from_a_rack_go_back_to_it(start_sim, open_host, tmp_path):
+    rack = tmp_path / "chips.csv"
+    rack.write_text("uid,value,set\n047b00000000a1,25,Lotus\n047b00000000a2,25,Lotus\n047b00000000b1,2.5,Lotus\n")
+    bets = start_sim("bets", "--game", "fortune6", "--seats", "1", "--chips", str(rack), "--minor-unit", "0.5")
+    host = open_host(bets.link)
+    host.wait_event(Connected)
+    bets.ok("place", space="1:banker", values="50,5")  # tag values in minor units of 0.5
+    (space,) = host.wait_messages(Space)
+    assert [(c.uid.hex(), c.value) for c in space.chips] == [("047b00000000a1", 50), ("047b00000000b1", 5)]
+    refused = bets.command("add", space="1:banker", values="50,5")  # the one 2.5 chip is on the table
+    assert refused["ok"] is False and refused["error"] == "no chip of 5 left in the rack for 1 (it has 0; values it has: [50])"
+    bets.ok("remove", space="1:banker", uid="047b00000000b1")  # back to the rack
+    host.wait_messages(Space)
+    bets.ok("add", space="1:player", values="5,50")
+    (space,) = host.wait_messages(Space)
+    assert [c.uid.hex() for c in space.chips] == ["047b00000000b1", "047b00000000a2"]  # the rack's, not new ones

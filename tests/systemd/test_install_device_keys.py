@@ -19,7 +19,7 @@ from controller.daemon.device_options import driver_options
 from firmware_bridge.auth import key_id, load_key
 
 EXEC = "/opt/tablectl/bin/tablectl"
-DEVICES = ("shoe", "panel", "lights")
+DEVICES = ("shoe", "panel", "lights", "bets")
 pytestmark = pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="systemd-sysusers is not installed")
 
 
@@ -88,3 +88,20 @@ def test_a_dry_run_provisions_nothing(tmp_path, capsys):
     assert status == 0, err
     assert list(tmp_path.iterdir()) == []
     assert re.search(r"^would provision +\S+/etc/tablectl/keys/lights\.key", out, re.M)
+
+
+def test_a_site_without_a_bet_sensor_needs_no_key_for_one(tmp_path, capsys):
+    config = tmp_path / "etc/tablectl/tablectl.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('game = "paigow"\n[keys]\nshoe = "/etc/tablectl/keys/shoe.key"\n'
+                      'panel = "/etc/tablectl/keys/panel.key"\nlights = "/etc/tablectl/keys/lights.key"\n')
+    status, out, err = install(capsys, tmp_path)
+    assert status == 0, err
+    assert not (tmp_path / "etc/tablectl/keys/bets.key").exists()
+    assert "unauthenticated" not in err
+    assert re.search(r"^skip +key for the bets +\(/etc/tablectl/tablectl.toml names no bets in \[devices\]\)", out, re.M)
+    # the site adds a bet sensor without a key: that one is unauthenticated, and said so
+    config.write_text(config.read_text().replace('game = "paigow"\n', 'game = "paigow"\n[devices]\nbets = "/dev/tablectl/bets"\n'))
+    status, out, err = install(capsys, tmp_path)
+    assert status == 0, err
+    assert "warning: the bets is unauthenticated" in err

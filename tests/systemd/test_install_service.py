@@ -54,7 +54,7 @@ def test_staged_install_puts_everything_in_place(tmp_path, capsys):
     for name in ("69-tablectl-devices.rules", "70-tablectl.rules"):
         assert (tmp_path / "etc/udev/rules.d" / name).read_bytes() == (ROOT / "udev" / name).read_bytes()
     config = tmp_path / "etc/tablectl/tablectl.toml"
-    keys = {device: f"/etc/tablectl/keys/{device}.key" for device in ("shoe", "panel", "lights")}
+    keys = {device: f"/etc/tablectl/keys/{device}.key" for device in ("shoe", "panel", "lights", "bets")}
     assert config.read_text() == config_naming_keys((ROOT / "systemd/tablectl.toml").read_text(), keys)
     assert config.read_text() != (ROOT / "systemd/tablectl.toml").read_text()  # the shipped one names no key
     assert stat.S_IMODE(config.stat().st_mode) == 0o640 and config.stat().st_gid == gid

@@ -58,7 +58,7 @@ def test_an_existing_key_is_kept_unless_forced(root, capsys):
 
 
 @pytest.mark.parametrize("argv, named", [
-    (["provision", "dealer"], "unknown device 'dealer' (one of shoe, panel, lights)"),
+    (["provision", "dealer"], "unknown device 'dealer' (one of shoe, panel, lights, bets)"),
     (["provision", "shoe", "--dir", "keys"], "--dir 'keys': give an absolute path"),
 ])
 def test_bad_arguments_are_named(root, capsys, argv, named):

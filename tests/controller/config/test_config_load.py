@@ -35,6 +35,7 @@ def test_defaults_point_at_the_udev_names_and_the_state_and_runtime_dirs():
     assert config.devices.shoe == "serial:///dev/tablectl/shoe"
     assert parse_device_url(config.devices.panel).path == "/dev/tablectl/panel"
     assert parse_device_url(config.devices.lights).path == "/dev/tablectl/lights"
+    assert config.devices.bets == "" and config.keys.bets == ""  # no bet sensor unless one is named
     assert config.journal.path == "/var/lib/tablectl/journal.sqlite"
     assert config.control.socket == "/run/tablectl/control.sock"
     assert config.control.mode == 0o660
@@ -97,10 +98,13 @@ BAD = [
     ("game = 6", "game: expected a string (one of fafa4, fortune7, fortune6, fubacc, paigow), got 6 (an integer)"),
     ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, edge, feed, fortune7, game, "
                          "integrity, journal, keys, log, scoreboard, shoe, table, timeouts)"),
-    ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights)"),
+    ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights, bets)"),
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
     ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "
      "use serial://, usb:// or a path"),
+    ('[devices]\nbets = "ftp://host/bets"', "devices.bets: device URL 'ftp://host/bets': unknown scheme 'ftp'; "
+     "use serial://, usb:// or a path"),
+    ('[keys]\nbets = "bets.key"', "keys.bets: expected an absolute path to a key file, or \"\" for none, got 'bets.key' (a string)"),
     ("[timeouts]\ncard_timeout_s = -1", "timeouts.card_timeout_s: expected a number of seconds from 1 to 600, got -1 (an integer)"),
     ('[timeouts]\nack_timeout_s = "fast"', "timeouts.ack_timeout_s: expected a number, got 'fast' (a string)"),
     ("[timeouts]\nreconnect_min_s = 2\nreconnect_max_s = 1",

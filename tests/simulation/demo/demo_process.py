@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 DEMO = [sys.executable, "-m", "cli", "demo"]
-READY = re.compile(r"daemon pid (\d+) ready; simulators shoe (\d+), panel (\d+), lights (\d+); in (\S+)")
+READY = re.compile(r"daemon pid (\d+) ready; simulators shoe (\d+), panel (\d+), lights (\d+), bets (\d+); in (\S+)")
 
 
 @dataclass
@@ -27,14 +27,14 @@ class DemoRun:
 
     @property
     def started(self) -> tuple[list[int], Path]:
-        """The PIDs the demo started (daemon, shoe, panel, lights) and the rig's directory."""
+        """The PIDs the demo started (daemon, shoe, panel, lights, bets) and the rig's directory."""
         return started_by(self.stderr)
 
 
 def started_by(stderr: str) -> tuple[list[int], Path]:
     found = READY.search(stderr)
     assert found, f"the demo did not report its processes:\n{stderr}"
-    return [int(pid) for pid in found.groups()[:4]], Path(found.group(5))
+    return [int(pid) for pid in found.groups()[:5]], Path(found.group(6))
 
 
 def run_demo(*args: str, timeout: float = 120) -> DemoRun:

@@ -6,7 +6,7 @@ import pytest
 from cross_check import check_result_round, optimal_actions
 from demo_process import assert_all_stopped, run_demo, started_by
 
-from controller.journal import last_rounds, verify
+from controller.journal import iter_records, last_rounds, open_readonly, verify
 from games.registry import GAME_KEYS
 
 SEED = 21
@@ -14,7 +14,7 @@ SEED = 21
 
 @pytest.fixture(scope="module")
 def runs():
-    """One 3-round run per game (module-scoped: each run starts a daemon and three simulators)."""
+    """One 3-round run per game (module-scoped: each run starts a daemon and four simulators)."""
     return {game: run_demo("--game", game, "--rounds", "3", "--seed", str(SEED)) for game in GAME_KEYS}
 
 
@@ -66,6 +66,15 @@ def test_the_same_seed_deals_the_same_cards_and_the_journal_stays_in_dir(runs, t
     assert directory == tmp_path / "demo" and f"tablectl recall --journal {journal}" in again.stderr
     report = verify(journal)  # the daemon journaled the demo's rounds, chained
     assert report.ok, report
+    # the players' chips reached the daemon through the bet sensor, on the spaces the lines name,
+    # every chip one of the demo's registry (which the demo offered the daemon at start)
+    conn = open_readonly(journal)
+    lists = [r.payload for r in iter_records(conn, 0) if r.kind == "device" and r.payload["event"] == "SpaceChips"]
+    conn.close()
+    laid = {(chip["seat"], chip["bet"]) for line in again.lines for chip in line["chips"]}
+    assert laid and laid == {(p["seat"], p["name"]) for p in lists if p["chips"]}
+    assert all(uid.startswith("047b0d") for p in lists for uid, _ in p["chips"])
+    assert "chip registry" in again.stderr
     assert [view.round for view in last_rounds(journal, 10)] == [1, 2, 3]
     other = run_demo("--game", "fortune6", "--rounds", "3", "--seed", str(SEED + 1), "--dir", str(tmp_path / "demo"))
     assert [line["cards"] for line in other.lines] != [line["cards"] for line in again.lines]

@@ -18,11 +18,11 @@ def test_a_demo_killed_with_sigkill_leaves_no_child_running(tmp_path):
     stderr = ""
     try:
         assert proc.stdout is not None and proc.stderr is not None
-        proc.stdout.readline()  # a round played: the daemon and the three simulators are running
+        proc.stdout.readline()  # a round played: the daemon and the four simulators are running
         while not READY.search(stderr):
             stderr += proc.stderr.readline()
         pids = started_by(stderr)[0]
-        assert len(still_running(pids)) == 4, stderr
+        assert len(still_running(pids)) == 5, stderr
         os.kill(proc.pid, signal.SIGKILL)
         assert proc.wait(WAIT) == -signal.SIGKILL
         deadline = time.monotonic() + WAIT
