@@ -50,6 +50,12 @@ COMMANDS: dict[str, CommandSpec] = {
     "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
                                "(the key must be on)"),
     "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
+    "wagers": CommandSpec("a seat's wagers while betting, each stake BET=AMOUNT (a table without a live bet sensor); "
+                          "an empty list clears them", {"seat": "int", "stakes": "list[str]"}),
+    "chips_import": CommandSpec("the cage's chips into the registry, each row UID,VALUE,SET", {"chips": "list[str]"}),
+    "chips_retire": CommandSpec("take chips out of service in the registry", {"uids": "list[str]"}),
+    "chips": CommandSpec("the chip registry (or one chip)", optional={"uid": "str"}),
+    "accept_payouts": CommandSpec("supervisor: accept the spaces as they stand after a mispay (the key must be on)"),
 }
 
 
@@ -126,6 +132,7 @@ class Command:
     name: str
     args: Mapping = field(default_factory=dict)
     source: CommandSource = "socket"
+    by: Mapping | None = None  # who gave it, as the daemon journals it (the socket's peer); None: the panel
 
 
 @dataclass(frozen=True)
@@ -140,5 +147,27 @@ class Timer:
     name: str
 
 
+@dataclass(frozen=True)
+class SpaceChips:
+    """The chips on one betting space now, whole, as the bet sensor read them: (UID as hex,
+    tag value in minor units) each, bottom first. `seat` is the seat (baccarat games) or the
+    spot (fubacc, paigow); `bet` a key of the game's wagers. `overflow`: more chips lie there
+    than the sensor reports."""
+
+    space: int
+    seat: int
+    bet: str
+    chips: tuple[tuple[str, int], ...]
+    overflow: bool = False
+
+
+@dataclass(frozen=True)
+class BetLayoutHeard:
+    """The bet sensor's betting spaces, as it reported them at its session: (space id, seat or
+    spot, wager key) each."""
+
+    spaces: tuple[tuple[int, int, str], ...]
+
+
 Input = (Card | ShoeCounter | ShoeDoor | ShoePresence | CutCard | ShoeEmpty | ShoeRebooted
-         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer)
+         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer | SpaceChips | BetLayoutHeard)
