@@ -18,7 +18,6 @@ from games.money.settle import Stake
 from games.round import Game
 
 
-
 def limit_clause(game: Game) -> str:
     """The clause a wager outside the limits is refused under (the game's `limits_clause`)."""
     return game.limits_clause
