@@ -12,6 +12,7 @@ their fields: `tablectl send --help`. Exit 0 when the daemon accepts, 1 when it 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from cli.common import Parser, UsageError, run_command
 from cli.paths import add_location_options, socket_path
@@ -67,7 +68,8 @@ def _value(cmd: str, name: str, text: str, type_name: str):
 def parse_fields(cmd: str, tokens: list[str]) -> dict:
     """FIELD=VALUE and --FIELD VALUE tokens, typed by the command's spec and checked."""
     spec = COMMANDS[cmd]
-    known, fields, i = spec.fields(), {}, 0
+    known, i = spec.fields(), 0
+    fields: dict[str, Any] = {}
     while i < len(tokens):
         token = tokens[i]
         if token.startswith("--"):
