@@ -28,6 +28,7 @@ from controller.table.panel import Panel
 from controller.table.round_in_play import RoundInPlay
 from controller.table.wagers import L10, Mispay, RoundWagers, parse_stakes
 from games.money import format_amount
+from games.money.settle import BACCARAT_SEATS, SEATS_CLAUSE
 from games.round import Game
 from games.round import IrregularityKind as K
 
@@ -202,6 +203,10 @@ class MoneyDesk:
             seat = int(args["seat"])
         except (KeyError, TypeError, ValueError):
             raise Refusal(f"seat: {args.get('seat')!r} is not a seat number") from None
+        seats = range(1, (self.game.max_spots if self.game.uses_spots else len(BACCARAT_SEATS)) + 1)
+        if seat not in seats:
+            what = "spot" if self.game.uses_spots else "seat"
+            raise Refusal(f"{what} {seat} is not a {self.game.key} {what} ({seats[0]}-{seats[-1]}, {SEATS_CLAUSE})")
         try:
             stakes = parse_stakes(self.game, seat, args.get("stakes", []))
         except ValueError as bad:

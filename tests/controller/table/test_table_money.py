@@ -140,6 +140,14 @@ def test_a_bad_stake_is_refused_naming_it(stakes, why):
     assert not reply.ok and why in reply.message
 
 
+def test_a_wager_for_a_seat_the_table_has_not_is_refused():
+    run = Run("fortune6")
+    run.baccarat_shoe()
+    assert run.cmd("place_bets").ok
+    reply = run.cmd("wagers", seat=8, stakes=["banker=5"])
+    assert not reply.ok and "seat 8 is not a fortune6 seat (1-7, local ruling L9)" in reply.message
+
+
 def test_wagers_by_command_only_while_betting_and_only_without_a_live_sensor():
     run = Run("fortune6")
     run.baccarat_shoe()
