@@ -136,7 +136,7 @@ class MoneyDesk:
         rnd = self.round
         if rnd.state == m.BETS_CLOSED and self.book.frozen is None:
             frozen = self.book.freeze(out, rnd.current.number, rnd.current.spots)
-            if out.reply is not None and out.reply.ok:
+            if out.reply is not None and out.reply.ok and (frozen.wagers or frozen.refused):
                 out.reply = replace(out.reply, message=f"{out.reply.message}; {len(frozen.wagers)} wager(s) of record"
                                                        + (f", {len(frozen.refused)} refused" if frozen.refused else ""))
 
