@@ -2,7 +2,7 @@
 or refused with a message that says why (and the clause, where a rule refuses it).
 
 Each name of inputs.COMMANDS (the one list) is answered by the method of that name here,
-and `status` by the Table (`register`).
+`status` by the Table, and the money commands by controller/table/money_desk.py (`register`).
 """
 from __future__ import annotations
 
