@@ -19,6 +19,8 @@ from controller.table.chip_registry import ChipRegistry
 from games.money import format_amount
 from games.round import Game
 
+MAX_VERDICTS = 100_000  # chips' verdicts kept between registry changes
+
 
 @dataclass(frozen=True)
 class ForeignChip:
@@ -50,6 +52,11 @@ class BetBoard:
         self.game, self.registry, self.chip_unit = game, registry, chip_unit
         self.layout: dict[int, tuple[int, str]] = {}  # space id -> (seat, bet)
         self.raw: dict[int, i.SpaceChips] = {}  # space id -> the last reading
+        # what the readings and chips came to, kept while neither they nor the registry change
+        # (every input asks again; Fraction sums per chip would cost more than the rest of a round)
+        self._readings: dict[int, tuple[i.SpaceChips | None, int, SpaceReading]] = {}
+        self._verdicts: dict[tuple[str, int], str | None] = {}
+        self._version = -1
 
     @property
     def live(self) -> bool:
@@ -83,20 +90,34 @@ class BetBoard:
         return self.reading(inp.space)
 
     def reading(self, space: int) -> SpaceReading:
+        raw, version = self.raw.get(space), self.registry.version
+        if version != self._version:
+            self._readings, self._verdicts, self._version = {}, {}, version
+        cached = self._readings.get(space)
+        if cached is not None and cached[0] is raw:
+            return cached[2]
+        reading = self._read(space, raw)
+        self._readings[space] = (raw, version, reading)
+        return reading
+
+    def _read(self, space: int, raw: i.SpaceChips | None) -> SpaceReading:
         seat, bet = self.layout[space]
-        raw = self.raw.get(space)
         if raw is None:
             return SpaceReading(space, seat, bet, Fraction(0), ())
-        house, foreign = [], []
+        house, foreign, total = [], [], 0
         for uid, tag in raw.chips:
-            value = tag * self.chip_unit
-            why = self.registry.why_foreign(uid, value)
+            key = (uid, tag)
+            if key not in self._verdicts:
+                if len(self._verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
+                    self._verdicts.clear()
+                self._verdicts[key] = self.registry.why_foreign(uid, tag * self.chip_unit) if self.registry.loaded else None
+            why = self._verdicts[key]
             if why is None:
-                house.append((uid, tag))
+                house.append(key)
+                total += tag
             else:
-                foreign.append(ForeignChip(uid, value, why))
-        amount = sum((Fraction(tag) * self.chip_unit for _, tag in house), Fraction(0))
-        return SpaceReading(space, seat, bet, amount, tuple(house), tuple(foreign), raw.overflow)
+                foreign.append(ForeignChip(uid, tag * self.chip_unit, why))
+        return SpaceReading(space, seat, bet, total * self.chip_unit, tuple(house), tuple(foreign), raw.overflow)
 
     def readings(self) -> list[SpaceReading]:
         """Every space of the layout, in seat and layout order."""

@@ -65,6 +65,7 @@ class ChipRegistry:
     def __init__(self) -> None:
         self.chips: dict[str, Chip] = {}
         self.loaded = False  # a first import was made: from then on unknown chips are foreign
+        self.version = 0  # counts changes: what a reader cached from the registry is stale once it moves
 
     # ------------------------------------------------------------ changes (each a `chips` record)
 
@@ -98,13 +99,14 @@ class ChipRegistry:
         """Imported (again): in service with this value and set."""
         for chip in chips:
             self.chips[chip.uid] = chip
-        self.loaded = True
+        self.loaded, self.version = True, self.version + 1
 
     def retire(self, uids: Iterable[str]) -> None:
         for uid in uids:
             chip = self.chips.get(uid)
             if chip is not None:
                 self.chips[uid] = Chip(chip.uid, chip.value, chip.set, retired=True)
+        self.version += 1
 
     def fold(self, payload: Mapping[str, Any]) -> None:
         """Apply one journaled `chips` record."""

@@ -117,8 +117,6 @@ class MoneyDesk:
             del self.book.mispays[key]
             out.publish("mispay_cleared", round=self.round.current.number, seat=r.seat, bet=r.bet,
                         amount=format_amount(r.amount))
-        elif mispay is not None and r.amount != mispay.found:
-            self.book.mispays[key] = replace(mispay, found=r.amount)
 
     # ------------------------------------------------------------ the round's commands, with money
 
