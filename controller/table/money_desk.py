@@ -23,6 +23,7 @@ from controller.table import machine as m
 from controller.table.bet_board import BetBoard, SpaceReading
 from controller.table.chip_registry import ChipError, ChipRegistry
 from controller.table.commands import Commands, Refusal
+from controller.table.money_recovery import RecoveredMoney
 from controller.table.output import Out
 from controller.table.panel import Panel
 from controller.table.round_in_play import RoundInPlay
@@ -117,6 +118,21 @@ class MoneyDesk:
             del self.book.mispays[key]
             out.publish("mispay_cleared", round=self.round.current.number, seat=r.seat, bet=r.bet,
                         amount=format_amount(r.amount))
+
+    def restore(self, money: RecoveredMoney, round_no: int | None) -> None:
+        """After a restart: what the interrupted round already reported is not reported again."""
+        if round_no is None or money.round != round_no:
+            return
+        for p in money.reported:
+            key = (int(p.get("seat", 0)), str(p.get("bet", "")))
+            found = p.get("evidence")
+            evidence: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+            if p.get("kind") == K.FOREIGN_CHIP.value and p.get("space") is not None:
+                self.reported_foreign.add((int(p["space"]), str(p.get("uid"))))
+            elif p.get("kind") == K.LATE_WAGER.value:
+                self.reported_late.setdefault(key, set()).update(map(str, evidence.get("added") or ()))
+            elif p.get("kind") == K.WAGER_REMOVED.value:
+                self.reported_removed.setdefault(key, set()).update(map(str, evidence.get("removed") or ()))
 
     # ------------------------------------------------------------ the round's commands, with money
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from controller.journal.kinds import RecordKind as R
 from games.money import RoundMoney, Settled, parse_amount
+from games.round import IrregularityKind as K
 
 
 def signed_amount(text: object) -> Fraction:
@@ -40,6 +41,9 @@ def money_from_json(payload: Mapping[str, Any]) -> RoundMoney:
     return RoundMoney(tuple(rows))
 
 
+REPORTED = (K.FOREIGN_CHIP.value, K.LATE_WAGER.value, K.WAGER_REMOVED.value)
+
+
 @dataclass(frozen=True)
 class RecoveredMoney:
     round: int | None = None  # the last round opened
@@ -47,6 +51,8 @@ class RecoveredMoney:
     settlement: Mapping[str, Any] | None = None  # its `settlement` record
     accepted: bool = False  # a `payouts_accepted` for it
     commanded: tuple[Mapping[str, Any], ...] = ()  # the args of its `wagers` commands, in order, before "No more bets"
+    # its foreign_chip, late_wager and wager_removed records: not reported again when the sensor re-reads the spaces
+    reported: tuple[Mapping[str, Any], ...] = ()
 
     @classmethod
     def from_journal(cls, records: Iterable[tuple[str, Mapping[str, Any]]]) -> RecoveredMoney:
@@ -54,9 +60,11 @@ class RecoveredMoney:
         wagers = settlement = None
         accepted, closed = False, False
         commanded: list[Mapping[str, Any]] = []
+        reported: list[Mapping[str, Any]] = []
         for kind, p in records:
             if kind == R.ROUND_OPENED:
                 number, wagers, settlement, accepted, commanded, closed = int(p["round"]), None, None, False, [], False
+                reported = []
             elif number is None:
                 continue
             elif kind == R.BETS_CLOSED and p.get("round") == number:
@@ -69,4 +77,6 @@ class RecoveredMoney:
                 settlement = p
             elif kind == R.PAYOUTS_ACCEPTED and p.get("round") == number:
                 accepted = True
-        return cls(number, wagers, settlement, accepted, tuple(commanded))
+            elif kind == R.IRREGULARITY and p.get("round") == number and p.get("kind") in REPORTED:
+                reported.append(p)
+        return cls(number, wagers, settlement, accepted, tuple(commanded), tuple(reported))

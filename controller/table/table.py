@@ -192,6 +192,7 @@ class Table:
             self.registry.fold(payload)
         if money is not None:
             self.wagers.restore(money, getattr(recovery.round, "number", None))
+            self.money.restore(money, getattr(recovery.round, "number", None))
         outcome = self.round.restore(out, recovery.last_round, recovery.spots, recovery.round)
         play = self.round.play
         if self.state == m.RESULT and play is not None and play.result is not None and self.wagers.money is None:

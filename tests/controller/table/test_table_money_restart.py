@@ -101,3 +101,24 @@ def test_late_chips_are_compared_with_the_frozen_wagers_after_a_restart():
     assert not [r for r in again.journal("irregularity") if r["kind"] in ("late_wager", "wager_removed")]
     sensor.place(1, "player", 5)
     assert again.irregularity()["kind"] == "late_wager"
+
+
+def test_what_was_reported_before_a_restart_is_not_reported_again():
+    run = Run("fortune6")
+    run.baccarat_shoe()
+    sensor = Sensor(run)
+    assert run.cmd("place_bets").ok
+    sensor.place(1, "player", 25)
+    sensor.place(2, "tie", 0, raw=[("08a1b2c3d4e5f6", 500)])  # a foreign chip
+    assert run.cmd("no_more_bets").ok
+    sensor.place(1, "player", 5)  # late
+    run.cards("As")
+    reported = len(run.journal("irregularity"))
+    assert reported == 2
+    again = restored(run)
+    again.send(i.ShoeLinkRestored(run.counter))
+    sensor.run = again
+    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
+    for seat, bet in sensor.spaces:
+        sensor.report(seat, bet)
+    assert [r["kind"] for r in again.journal("irregularity")] == ["device_lost"]  # the restart's own hold (L4) only
