@@ -75,8 +75,9 @@ class BetBoard:
                 problems.append(f"space {space}: seat {seat} {bet} has a space already")
                 continue
             layout[space] = (seat, bet)
+        self.raw = {space: reading for space, reading in self.raw.items()
+                    if layout.get(space) == self.layout.get(space)}  # a space that now means another is read afresh
         self.layout = layout
-        self.raw = {space: reading for space, reading in self.raw.items() if space in layout}
         return problems
 
     def take(self, inp: i.SpaceChips) -> SpaceReading | str:

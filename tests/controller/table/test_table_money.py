@@ -9,6 +9,7 @@ import pytest
 from money_helpers import Sensor, deal_to_result, fresh_shoe
 from table_helpers import GAMES, Run
 
+from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.settings import TableSettings
 from games.money import TableLimits
@@ -422,3 +423,15 @@ def test_settings_refuse_limits_for_another_games_bets():
     limits = TableLimits.from_mapping(get_game("fortune6"), {"banker": {"min": "5"}})
     with pytest.raises(SettingsError, match="paigow has no bet 'banker'"):
         TableSettings.for_game(get_game("paigow"), limits=limits).check(get_game("paigow"))
+
+
+def test_a_new_layout_keeps_only_the_readings_of_spaces_that_mean_the_same():
+    run, sensor = money_run("fortune6")
+    sensor.place(1, "banker", 25)
+    sensor.place(1, "player", 5)
+    space = sensor.spaces[(1, "banker")]
+    run.send(i.BetLayoutHeard(((space, 1, "banker"), (sensor.spaces[(1, "player")], 2, "player"))))
+    amounts = {(s["seat"], s["bet"]): s["amount"] for s in run.table.snapshot()["money"]["spaces"]}
+    assert amounts == {(1, "banker"): "25", (2, "player"): "0"}
+    run.send(i.BetLayoutHeard(((0, 1, "nonsense"),)))
+    assert "fortune6 has no bet 'nonsense'" in run.journal("device_note")[-1]["detail"]
