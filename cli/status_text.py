@@ -11,7 +11,7 @@ from games.integrity import CLAUSE
 # the snapshot's keys each line below covers (the rest are shown as "key: value")
 SHOWN = {"id", "ok", "message", "game", "decks", "state", "shoe", "round", "hands", "lamps", "spots",
          "selected_spot", "pending_decision", "held", "link_up", "supervisor_key", "door_open", "attention",
-         "player_dealer", "daemon", "integrity"}
+         "player_dealer", "daemon", "integrity", "money"}
 LABEL = 12  # width of the label column
 
 
@@ -90,6 +90,29 @@ def _line_counts(daemon: dict) -> str | None:
     return " · ".join(parts) or None
 
 
+def _money(money: dict) -> list[str]:
+    """The money briefly (docs/money.md): the sensor and the check, the wagers of record and
+    what was refused, the payouts owed, the mispays; `--json` has every space."""
+    sensor = "bet sensor live" if money.get("sensor") == "live" else "no bet sensor (wagers by command)"
+    parts = [sensor, "payouts checked at confirm" if money.get("payout_check") else "no payout check"]
+    if money.get("registry") == "no chip registry":
+        parts.append("no chip registry")
+    lines = [_line("money", " · ".join(parts))]
+    wagers = money.get("wagers") or money.get("commanded") or []
+    if wagers:
+        lines.append(_line("wagers", " · ".join(f"{w.get('seat')} {w.get('bet')} {w.get('stake')}" for w in wagers)))
+    if money.get("refused"):
+        lines.append(_line("refused", " · ".join(f"{r.get('seat')} {r.get('bet')} {r.get('stake')}: {r.get('reason')}"
+                                                 for r in money["refused"])))
+    if money.get("payouts"):
+        lines.append(_line("payouts", " · ".join(f"{w.get('seat')} {w.get('bet')} back {w.get('back')}"
+                                                 for w in money["payouts"])))
+    for m in money.get("mispays") or []:
+        lines.append(_line("MISPAY", f"seat {m.get('seat')} {m.get('bet')}: holds {m.get('found')}, should hold "
+                                     f"{m.get('expected')} ({m.get('direction')})"))
+    return lines
+
+
 def _held(held: dict) -> str:
     clause = held.get("clause", "")
     text = f"{held.get('kind')} ({clause}): needs {held.get('need')}: {held.get('detail', '')}"
@@ -104,7 +127,7 @@ def _integrity(integrity: dict) -> str:
 
 # the shape each structured key has in the daemon's snapshot; a key of another shape is shown as it is
 SHAPES = {"shoe": dict, "round": dict, "hands": dict, "lamps": dict, "pending_decision": dict, "held": dict,
-          "player_dealer": dict, "daemon": dict, "attention": list, "integrity": dict}
+          "player_dealer": dict, "daemon": dict, "attention": list, "integrity": dict, "money": dict}
 
 
 def status_lines(reply: dict) -> list[str]:
@@ -134,6 +157,8 @@ def status_lines(reply: dict) -> list[str]:
     if reply.get("player_dealer"):
         bank = reply["player_dealer"]
         lines.append(_line("banker seat", f"{bank.get('seat')} ({bank.get('hands_left')} hands left)"))
+    if reply.get("money"):
+        lines += _money(reply["money"])
     if reply.get("lamps") is not None:
         lit = [name if pattern == "on" else f"{name}({pattern})" for name, pattern in reply["lamps"].items() if pattern != "off"]
         lines.append(_line("lamps lit", " ".join(lit) or "none"))

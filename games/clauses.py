@@ -92,6 +92,12 @@ RULINGS: dict[str, Clause] = {
                           "(order altered); noted when no round is in play"),
     "local ruling L9": _c("a win short of a whole minor unit (default 1) is paid to the unit below; baccarat seats are 1-7",
                           "rounds every pay so (a commission rounds up); stakes are whole minor units"),
+    "local ruling L10": _c("chips read by the bet sensor: foreign chips, chips added or taken after \"No more bets\", "
+                           "payouts checked at confirm",
+                           "freezes the wagers at \"No more bets\"; refuses foreign and late chips; settles the frozen "
+                           "wager; refuses confirm on a mispay until corrected or accepted with the key"),
+    "local ruling L11": _c("table limits where the rules text names none: a wager below the minimum or above the "
+                           "maximum is refused", "refuses it at \"No more bets\": it does not play"),
 }
 
 

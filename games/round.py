@@ -159,6 +159,10 @@ class IrregularityKind(str, enum.Enum):
     DEVICE_LOST = "device_lost"  # the shoe rebooted or its link dropped mid-round
     BAD_DECISION = "bad_decision"  # a player decision the rules do not allow here
     CARD_DISPUTED = "card_disputed"  # the shoe's line carried two different frames for one card
+    # money at the table, as the bet sensor reads it (local ruling L10)
+    FOREIGN_CHIP = "foreign_chip"  # a chip the registry does not know, has retired, or whose tag value differs
+    WAGER_REMOVED = "wager_removed"  # a chip taken from a space after "No more bets"
+    MISPAY = "mispay"  # at confirm, a space holds other than its wager's payout
 
 
 class Consequence(str, enum.Enum):
@@ -316,6 +320,9 @@ class Game(ABC):
     max_spots: int = 0
     wagers: Mapping[str, Wager]  # every betting area, key -> pay table
     irregularities: Mapping[IrregularityKind, IrregularityRule]
+    # what a wager outside the table's limits is refused under (games.money.limits); the rules
+    # texts that name none leave it to local ruling L11
+    limits_clause: str = "local ruling L11"
 
     def rule(self, kind: IrregularityKind) -> IrregularityRule:
         return self.irregularities[kind]

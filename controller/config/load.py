@@ -50,7 +50,7 @@ def default_config(game: str = DEFAULT_GAME) -> Config:
 
 def config_from_dict(data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None) -> Config:
     problems: list[tuple[str, str]] = []
-    known = set(TOP_LEVEL_DOCS) | set(SECTIONS)
+    known = set(TOP_LEVEL_DOCS) | set(SECTIONS) | {"limits"}
     for name in data:
         if name not in known:
             problems.append((name, f"unknown key (expected one of {', '.join(sorted(known))})"))
@@ -68,9 +68,28 @@ def config_from_dict(data: Mapping[str, Any], source: str | None = None, base_di
     sections = _cross_checks(sections, base_dir, problems)
     if "devices" in data:  # the built-in URLs are known good (a test parses them)
         _check_urls(sections["devices"], problems)
+    limits = _limits(data.get("limits", {}), game, problems)
     if problems:
         raise ConfigError(source or "<built-in defaults>", problems)
-    return Config(game=game_key, decks=decks, source=source, **sections)
+    return Config(game=game_key, decks=decks, source=source, limits=limits, **sections)
+
+
+def _limits(raw: object, game, problems) -> dict[str, dict[str, str]]:
+    """[limits]: each key a bet of the game, each value {min = "5", max = "5000"} (games.money.limits)."""
+    from games.money import BadAmount, TableLimits
+
+    if not isinstance(raw, Mapping):
+        problems.append(("limits", f"expected a table ([limits]), got {_shown(raw)}"))
+        return {}
+    if game is None:
+        return {}
+    try:
+        TableLimits.from_mapping(game, raw)
+    except BadAmount as bad:
+        where, _, what = str(bad).partition(": ")
+        problems.append((where, what))
+        return {}
+    return {bet: {end: str(text) for end, text in ends.items()} for bet, ends in raw.items()}
 
 
 def _game(data, problems):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -243,6 +244,24 @@ class Fortune7Config:
     collection_schedule: int = key(1, "the collection fee schedule option in use (1-26)", between(1, 26))
 
 
+ROUNDINGS = ("down", "half_down", "half_up")  # games.money.Rounding
+
+
+def positive_fraction(value) -> str | None:
+    return None if value > 0 else "a positive exact amount such as \"1\", \"0.25\" or \"0.01\""
+
+
+@dataclass(frozen=True)
+class MoneyConfig:
+    """The table's money (docs/money.md; local ruling L9)."""
+    minor_unit: Fraction = key(Fraction(1), "the smallest amount the table pays: \"1\", \"0.25\" or \"0.01\"",
+                               positive_fraction)
+    rounding: str = key("down", "how a win short of a whole minor unit is paid: down, half_down or half_up",
+                        one_of(*ROUNDINGS))
+    chip_unit: Fraction = key(Fraction(1, 100), "the currency one unit of a chip's tag value stands for "
+                                                "(\"0.01\": tags carry cents)", positive_fraction)
+
+
 @dataclass(frozen=True)
 class TableConfig:
     spots: tuple[int, ...] = key((1,), "the live spots (fubacc, paigow) until the dealer sets them")
@@ -283,7 +302,7 @@ SECTIONS = {
     "devices": DevicesConfig, "keys": KeysConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
     "table": TableConfig, "log": LogConfig, "feed": FeedConfig, "scoreboard": ScoreboardConfig,
-    "integrity": IntegrityConfig, "edge": EdgeConfig,
+    "integrity": IntegrityConfig, "edge": EdgeConfig, "money": MoneyConfig,
 }
 
 
@@ -304,6 +323,9 @@ class Config:
     scoreboard: ScoreboardConfig = ScoreboardConfig()
     integrity: IntegrityConfig = IntegrityConfig()
     edge: EdgeConfig = EdgeConfig()
+    money: MoneyConfig = MoneyConfig()
+    # [limits]: bet -> {"min": "5", "max": "5000"} (decimal strings; either may be left out)
+    limits: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     def to_toml_dict(self) -> dict:
@@ -312,6 +334,7 @@ class Config:
 
         out = asdict(self)
         out.pop("source")
+        out["limits"] = {bet: dict(ends) for bet, ends in self.limits.items()}
         for section, name in (("table", "spots"), ("fortune7", "player_dealer_seats")):
             out[section][name] = list(out[section][name])
         if out["fortune7"]["player_dealer_seat"] is None:  # TOML has no null: absent means unset

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from controller.config.schema import Config
 from controller.table.settings import TableSettings
+from games.money import MoneyRules, Rounding, TableLimits
 from games.registry import get_game
 
 
 def table_settings(config: Config) -> TableSettings:
-    """[shoe], [timeouts].card_timeout_s, [table], [fortune7] and [integrity] as the table takes them;
+    """[shoe], [timeouts].card_timeout_s, [table], [fortune7], [integrity], [money] and [limits] as the table takes them;
     checked by the table too (TableSettings.check raises SettingsError naming the key)."""
     game = get_game(config.game)
     settings = TableSettings.for_game(
@@ -22,5 +23,8 @@ def table_settings(config: Config) -> TableSettings:
         player_dealer_seat=config.fortune7.player_dealer_seat,
         false_alarm_rate=config.integrity.false_alarm_rate,
         history_shoes=config.integrity.history_shoes,
+        money=MoneyRules(config.money.minor_unit, Rounding(config.money.rounding)),
+        chip_unit=config.money.chip_unit,
+        limits=TableLimits.from_mapping(game, config.limits),
     )
     return settings.check(game)

@@ -4,7 +4,8 @@ Start-up, in order: the config (an error names the file and key: exit 2), loggin
 notifier (NOTIFY_SOCKET; removed from the environment), the reactor (the daemon's one
 thread), the journal (locked: one daemon per journal; SQLite busy timeout 0: a journal locked
 by another process is retried from a timer, never waited for in SQLite) and recovery
-(the table restores from the journal's tail and its effects are carried out: the restore's
+(the table restores from the journal's tail, with the round's money and the chip registry
+from every `chips` record, and its effects are carried out: the restore's
 records are journaled with `daemon_started`, its lamp picture becomes the board's wanted
 picture; the shoe integrity checks get the shoes dealt before, up to integrity.history_shoes,
 and the shoe in play: controller/daemon/shoe_memory.py), the control socket (mode from the config), the drivers (the bet sensor's only when
@@ -44,11 +45,13 @@ from controller.daemon.loop import DaemonFatal, EventLoop
 from controller.daemon.shoe_memory import shoe_memory
 from controller.daemon.shoe_resends import cards_heard_last
 from controller.journal import Journal, JournalError, RecordKind, check_journal, open_readonly, read_anchor, read_tail
+from controller.journal.chips import chip_records
 from controller.journal.signing import TableSigner
 from controller.journal.table_key import table_signer
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier, NotifyConfigError
 from controller.table import SettingsError, Table, TableRecovery
+from controller.table.money_recovery import RecoveredMoney
 from drivers.errors import DriverError, LinkDownError
 from drivers.factory import driver_for
 from drivers.reactor import Reactor
@@ -265,13 +268,14 @@ class TableDaemon:
             "devices": {k: getattr(self.config.devices, k) for k in configured_devices(self.config)}})
         effects = []
         if loop.journal.head_seq:
-            recovery = TableRecovery.from_tail(read_tail(loop.journal))
+            tail = read_tail(loop.journal)
+            recovery, money = TableRecovery.from_tail(tail), RecoveredMoney.from_journal(tail.pairs())
             number = recovery.shoe.number if recovery.shoe is not None else None
             reading_since = time.perf_counter()
             shoes = shoe_memory(loop.journal, table.game.key, table.decks, number, self.config.integrity.history_shoes)
             log.info("shoe_history_loaded", shoes=shoes.history.shoes, in_play=shoes.label, cards_in_play=len(shoes.cards),
                      seconds=round(time.perf_counter() - reading_since, 3), cap=self.config.integrity.history_shoes)
-            effects = table.restore(recovery, shoes)
+            effects = table.restore(recovery, shoes, money=money, chips=chip_records(loop.journal))
         loop.handle_inputs(started, [], extra=effects)
         lamps.show(table.snapshot()["lamps"])  # the whole picture: every lamp, off ones too
 

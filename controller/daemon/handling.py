@@ -66,8 +66,8 @@ class Handling:
             request.fail("new_chain: the journal passed its start-up check: there is nothing to recover "
                          "(a new chain is started only on a journal that failed it)")
             return []
-        command = i.Command(request.cmd, dict(request.args), source="socket")
         by = request.peer.by()
+        command = i.Command(request.cmd, dict(request.args), source="socket", by=by)
         record = None if request.cmd == "status" else (
             RecordKind.COMMAND, {"name": request.cmd, "args": dict(request.args), "source": "socket",
                                  "client": request.client_id, "by": by})

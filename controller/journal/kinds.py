@@ -36,6 +36,11 @@ class RecordKind(enum.StrEnum):
     RECOVERED = "recovered"
     TIMER = "timer"  # a timer that expired with nothing to time
     DEVICE_NOTE = "device_note"  # a device report the table had already accounted for
+    # money at the table (docs/money.md)
+    CHIPS = "chips"  # the chip registry: chips imported or retired
+    WAGERS = "wagers"  # the round's wagers of record, frozen at "No more bets"
+    SETTLEMENT = "settlement"  # every wager settled, with the result (or returned, on a void)
+    PAYOUTS_ACCEPTED = "payouts_accepted"  # the supervisor accepted the spaces as they stand after a mispay
 
 
 class ShoeEvent(enum.StrEnum):

@@ -2,7 +2,7 @@
 or refused with a message that says why (and the clause, where a rule refuses it).
 
 Each name of inputs.COMMANDS (the one list) is answered by the method of that name here,
-and `status` by the Table (`register`).
+`status` by the Table, and the money commands by controller/table/money_desk.py (`register`).
 """
 from __future__ import annotations
 
@@ -71,7 +71,8 @@ class Commands:
         self.shoe, self.round, self.holds, self.bank, self.panel, self.cards = shoe, round, holds, bank, panel, cards
         self.integrity = integrity
         # every command of inputs.COMMANDS by the method of its name; `status` is the Table's: it owns the snapshot
-        self.handlers: dict[str, CommandHandler] = {name: getattr(self, name) for name in i.COMMANDS if name != "status"}
+        self.handlers: dict[str, CommandHandler] = {name: getattr(self, name) for name in i.COMMANDS if hasattr(self, name)}
+        self.by: Mapping | None = None  # who gave the command being answered (None: the panel)
 
     def register(self, name: str, handler: CommandHandler) -> None:
         """`handler(args, out)` answers command `name` (one of inputs.COMMANDS); it raises
@@ -88,6 +89,7 @@ class Commands:
         if not isinstance(inp.args, Mapping):
             out.answer(False, f"{inp.name}: arguments must be a mapping of names to values")
             return
+        self.by = inp.by
         try:
             handler(inp.args, out)
         except Refusal as refusal:

@@ -50,6 +50,12 @@ COMMANDS: dict[str, CommandSpec] = {
     "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
                                "(the key must be on)"),
     "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
+    "wagers": CommandSpec("a seat's wagers while betting, each stake BET=AMOUNT (a table without a live bet sensor); "
+                          "an empty list clears them", {"seat": "int", "stakes": "list[str]"}),
+    "chips_import": CommandSpec("the cage's chips into the registry, each row UID,VALUE,SET", {"chips": "list[str]"}),
+    "chips_retire": CommandSpec("take chips out of service in the registry", {"uids": "list[str]"}),
+    "chips": CommandSpec("the chip registry (or one chip)", optional={"uid": "str"}),
+    "accept_payouts": CommandSpec("supervisor: accept the spaces as they stand after a mispay (the key must be on)"),
 }
 
 
@@ -126,6 +132,7 @@ class Command:
     name: str
     args: Mapping = field(default_factory=dict)
     source: CommandSource = "socket"
+    by: Mapping | None = None  # who gave it, as the daemon journals it (the socket's peer); None: the panel
 
 
 @dataclass(frozen=True)

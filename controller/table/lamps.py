@@ -118,6 +118,7 @@ class LampView:
     bets: Mapping[str, str] = field(default_factory=dict)  # bet key -> win/lose/push
     spot_bets: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
     player_dealer_seat: int | None = None
+    mispaid: tuple[tuple[int, str], ...] = ()  # (seat, bet) of each space found mispaid at confirm
 
 
 _RESULT_PATTERN = {"win": ON, "push": SLOW, "lose": OFF}
@@ -155,6 +156,8 @@ def lamp_picture(game_key: str, view: LampView) -> dict[str, str]:
             picture[f"spot{spot}"] = FAST if spot == view.awaited_spot else ON
     if view.player_dealer_seat is not None:
         picture[f"player_dealer_{view.player_dealer_seat}"] = ON
+    for seat, bet in view.mispaid:  # the space's own lamp where the table has one, else the error lamp
+        picture[f"spot{seat}_{bet}" if f"spot{seat}_{bet}" in picture else "error"] = FAST
     return picture
 
 
@@ -174,8 +177,10 @@ class LampBoard:
         self._picture: dict[str, str] = {}
 
     def picture(self, round_state: str, live_spots: tuple[int, ...], awaited_spot: int | None,
-                bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool) -> dict[str, str]:
-        """`noted`: an irregularity outside a round, or a refused card, waits for attention."""
+                bets: Mapping[str, str], spot_bets: Mapping[int, Mapping[str, str]], noted: bool,
+                mispaid: tuple[tuple[int, str], ...] = ()) -> dict[str, str]:
+        """`noted`: an irregularity outside a round, or a refused card, waits for attention;
+        `mispaid`: the spaces a confirm found mispaid, still standing (their lamps blink fast)."""
         shoe = self.shoe
         unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
         # the bets copied: the view compared next time must not change with the round's dicts
@@ -184,7 +189,7 @@ class LampBoard:
             attention=noted or not self.counter.heard or unread_burn, shoe_held=self.integrity.blocked, key_on=self.panel.key_on,
             live_spots=live_spots, awaited_spot=awaited_spot, bets=dict(bets),
             spot_bets={spot: dict(b) for spot, b in spot_bets.items()},
-            player_dealer_seat=self.bank.holder if self.bank is not None else None,
+            player_dealer_seat=self.bank.holder if self.bank is not None else None, mispaid=mispaid,
         )
         if view != self._view:
             self._picture, self._view = lamp_picture(self.game_key, view), view

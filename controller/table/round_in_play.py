@@ -28,6 +28,7 @@ from controller.table.round_play import RoundPlay
 from controller.table.settings import SettingsError, TableSettings, check_spots
 from controller.table.shoe import Shoe
 from controller.table.timer import CardTimer
+from controller.table.wagers import RoundWagers
 from games.cards import CardError, card_from_code
 from games.round import AwaitDecision, BetResult, Complete, Deal, Game, Irregular, IrregularityRule, RoundResult
 from games.round import Consequence as C
@@ -77,8 +78,9 @@ class RoundFlow:
 class RoundInPlay:
     def __init__(self, game: Game, decks: int, settings: TableSettings, *, shoe: Shoe, counter: DrawCounter,
                  panel: Panel, holds: Holding, bank: PlayerDealer | None, timer: CardTimer,
-                 integrity: ShoeIntegrity, lamps: LampBoard):
+                 integrity: ShoeIntegrity, lamps: LampBoard, wagers: RoundWagers):
         self.game, self.decks = game, decks
+        self.wagers = wagers  # the round's money: frozen at "No more bets", settled with the result
         self.shoe, self.counter, self.panel = shoe, counter, panel
         self.holds, self.bank, self.timer, self.integrity, self.lamps = holds, bank, timer, integrity, lamps
         self.shape = m.game_shape(game.key)
@@ -152,6 +154,7 @@ class RoundInPlay:
         self.play = RoundPlay(self.game, self.number, self.decks, self.spots, self.shoe.number)
         self.notes.clear()
         self.bet_outcomes, self.spot_outcomes, self.last_rule = {}, {}, None
+        self.wagers.opened()
         payload = {"round": self.number, "game": self.game.key, "decks": self.decks,
                    "shoe": self.shoe.number, "spots": list(self.spots)}
         if self.bank is not None:
@@ -162,17 +165,19 @@ class RoundInPlay:
     # ------------------------------------------------------------ irregularities
 
     def irregular(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict | None = None,
-                  *, pending: Sequence[Arrival] = (), keyed: int = 0, shoe_state: Mapping | None = None) -> str:
+                  *, pending: Sequence[Arrival] = (), keyed: int = 0, shoe_state: Mapping | None = None,
+                  extra: Mapping[str, Any] | None = None) -> str:
         """Journal the irregularity and apply its consequence to the round in progress; with no
         round in progress it is noted (journaled, the error lamp blinks until the next round).
-        `shoe_state`: where an irregularity changed the shoe (cards that left it unheard)."""
+        `shoe_state`: where an irregularity changed the shoe (cards that left it unheard);
+        `extra`: the kind's own fields (money's: seat, bet, space ... docs/journal.md)."""
         in_round = self.is_open()
         evidence = evidence or self.table_evidence()
         record: dict[str, Any] = {
             "round": self.current.number if in_round else None, "kind": rule.kind.value,
             "clause": rule.clause, "consequence": rule.consequence.value if in_round else "noted",
             "detail": detail, "evidence": evidence or {}, "state": self.state,
-            **({"shoe_state": shoe_state} if shoe_state is not None else {}),
+            **({"shoe_state": shoe_state} if shoe_state is not None else {}), **(extra or {}),
         }
         hold = None
         if in_round and rule.consequence is C.HOLD and self.state != m.HELD and self.state in self.holdable:
@@ -302,6 +307,7 @@ class RoundInPlay:
             "evidence": evidence, "cards": play.cards_json(), "hands": play.hands(), "by": by,
             "shoe_state": self.shoe.brief(),
         }
+        self.wagers.void(out, play.number)  # every stake returned; the void stays the round's last record
         out.journal(R.VOID, payload, durable=True)
         out.publish("void", **payload)
         self.ended(out, settled=False)
@@ -343,6 +349,7 @@ class RoundInPlay:
                 payload[extra] = data[extra]
         out.journal(R.RESULT, payload, durable=True)
         out.publish("result", **payload)
+        self.wagers.settle(out, play.number, result)
 
     def show_result(self, result: RoundResult) -> None:
         """The outcome of every betting area, for the result lamps."""
@@ -378,7 +385,7 @@ class RoundInPlay:
         awaited = self.current.awaited() if self.state == m.AWAITING else None
         return self.lamps.picture(
             self.state, self.current.spots if self.is_open() else self.spots, awaited.spot if awaited else None,
-            self.bet_outcomes, self.spot_outcomes, noted=bool(self.notes))
+            self.bet_outcomes, self.spot_outcomes, noted=bool(self.notes), mispaid=tuple(self.wagers.mispays))
 
     # ------------------------------------------------------------ after a restart
 

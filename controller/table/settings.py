@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from games.integrity import DEFAULT_FALSE_ALARM_RATE
+from games.money import MoneyRules, TableLimits
 from games.registry import get_table_profile
 from games.round import Game
 
@@ -47,6 +48,11 @@ class TableSettings:
     false_alarm_rate: Fraction = DEFAULT_FALSE_ALARM_RATE
     # The shoes (decks) whose openings the replayed check remembers, the most recent (None: all).
     history_shoes: int | None = 1000
+    # Money (docs/money.md): the minor unit and rounding (local ruling L9), the currency amount one
+    # unit of a chip's tag value stands for (0.01: tags carry cents), the limits per bet.
+    money: MoneyRules = MoneyRules()
+    chip_unit: Fraction = Fraction(1, 100)
+    limits: TableLimits = TableLimits()
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> TableSettings:
@@ -70,6 +76,11 @@ class TableSettings:
         if self.history_shoes is not None and (not isinstance(self.history_shoes, int) or self.history_shoes < 0):
             raise SettingsError("history_shoes", f"{self.history_shoes!r} is not a count of shoes (0 or more)")
         check_spots(game, self.spots, "spots")
+        if not isinstance(self.chip_unit, (int, Fraction)) or self.chip_unit <= 0:
+            raise SettingsError("chip_unit", f"{self.chip_unit!r} is not a positive exact amount")
+        unknown = sorted(set(self.limits.by_bet) - set(game.wagers))
+        if unknown:
+            raise SettingsError("limits", f"{game.key} has no bet {unknown[0]!r} (one of {', '.join(game.wagers)})")
         player_dealer = get_table_profile(game.key).player_dealer
         if player_dealer is not None:
             seats, table = self.player_dealer_seats, player_dealer.seats

@@ -18,14 +18,18 @@ ones built before it:
     PlayerDealer the player-dealer rotation (its profile's)     player_dealer.py
     ShoeIntegrity the shoe's integrity checks (local ruling L7) integrity.py
     LampBoard    the lamp view (the whole picture, every input) lamps.py
+    ChipRegistry the cage's chips by UID                        chip_registry.py
+    BetBoard     the bet sensor's layout and live readings      bet_board.py
+    RoundWagers  the round's wagers, settlement, payout check   wagers.py
     RoundInPlay  the round machine, the round, its fate         round_in_play.py
     CardFlow     cards from the shoe                            cards.py
     ShoeEvents   the shoe's other events                        shoe_events.py
     Commands     the panel's and the socket's commands          commands.py
+    MoneyDesk    bet sensor inputs, money's commands            money_desk.py
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from transitions import MachineError
@@ -33,13 +37,17 @@ from transitions import MachineError
 from controller.journal.kinds import RecordKind as R
 from controller.table import inputs as i
 from controller.table import machine as m
+from controller.table.bet_board import BetBoard
 from controller.table.cards import CardFlow
+from controller.table.chip_registry import ChipRegistry
 from controller.table.commands import Commands
 from controller.table.draw_counter import DrawCounter
 from controller.table.effects import Effect, Lamps
 from controller.table.holds import Hold, Holding
 from controller.table.integrity import IntegrityStart, ShoeIntegrity
 from controller.table.lamps import LampBoard
+from controller.table.money_desk import MoneyDesk
+from controller.table.money_recovery import RecoveredMoney
 from controller.table.output import Out
 from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
@@ -50,7 +58,9 @@ from controller.table.settings import TableSettings
 from controller.table.shoe import Shoe
 from controller.table.shoe_events import ShoeEvents
 from controller.table.timer import CardTimer
+from controller.table.wagers import RoundWagers
 from games.integrity import ShoeHistory
+from games.money import format_amount
 from games.registry import get_game, get_table_profile
 from games.round import IrregularityKind as K
 
@@ -77,9 +87,12 @@ class Table:
         self.bank = PlayerDealer(seats, settings) if seats is not None else None
         self.integrity = ShoeIntegrity(game, self.decks, settings, self.shoe)
         self.lamps = LampBoard(game.key, self.shoe, self.counter, self.panel, self.bank, self.integrity)
+        self.registry = ChipRegistry()
+        self.board = BetBoard(game, self.registry, settings.chip_unit)
+        self.wagers = RoundWagers(game, settings, self.board)
         self.round = RoundInPlay(game, self.decks, settings, shoe=self.shoe, counter=self.counter,
                                  panel=self.panel, holds=self.holds, bank=self.bank, timer=self.timer,
-                                 integrity=self.integrity, lamps=self.lamps)
+                                 integrity=self.integrity, lamps=self.lamps, wagers=self.wagers)
         self.cards = CardFlow(game, shoe=self.shoe, counter=self.counter, holds=self.holds,
                               integrity=self.integrity, round=self.round)
         self.shoe_events = ShoeEvents(game, settings, shoe=self.shoe, counter=self.counter,
@@ -87,6 +100,8 @@ class Table:
         self.commands = Commands(game, settings, shoe=self.shoe, round=self.round, holds=self.holds, bank=self.bank,
                                  panel=self.panel, integrity=self.integrity, cards=self.cards)
         self.commands.register("status", self._status)
+        self.money = MoneyDesk(game, board=self.board, registry=self.registry, wagers=self.wagers, round=self.round,
+                               panel=self.panel, commands=self.commands)
         self.handlers: dict[type, Handler] = {}
         self.register(i.Card, self.cards.on_card)
         self.register(i.ShoeCounter, self.shoe_events.on_counter)
@@ -101,6 +116,9 @@ class Table:
         self.register(i.Command, self.commands.on_command)
         self.register(i.SupervisorKey, self._on_key)
         self.register(i.Timer, self._on_timer)
+        self.register(i.SpaceChips, self.money.on_chips)
+        self.register(i.BetLayoutHeard, self.money.on_layout)
+        self.register(i.BetSensorLink, self.money.on_sensor_link)
 
     def register(self, input_type: type, handler: Handler) -> None:
         """`handler(input, out)` handles every input of `input_type`."""
@@ -148,12 +166,15 @@ class Table:
 
     # ------------------------------------------------------------ after a restart
 
-    def restore(self, recovery: TableRecovery, shoes: IntegrityStart | None = None) -> list[Effect]:
+    def restore(self, recovery: TableRecovery, shoes: IntegrityStart | None = None, *,
+                money: RecoveredMoney | None = None, chips: Iterable[Mapping] = ()) -> list[Effect]:
         """Take up from `recovery` (a fresh table only); returns the effects: a `recovered`
         record, and the void, hold or result of the interrupted round. `shoes`: the shoes dealt
         before and the one in play, for the integrity checks (the daemon reads them from the
         journal); without it the checks remember no earlier shoe. An integrity alarm journaled
-        and never answered blocks the next round as it did before (local ruling L7)."""
+        and never answered blocks the next round as it did before (local ruling L7).
+        `money`: the interrupted round's wagers, payouts owed and any accept (money_recovery.py);
+        `chips`: every `chips` record of the journal, oldest first (the chip registry)."""
         if self.round.number or self.round.play is not None or self.shoe.number:
             raise ValueError("restore() is for a fresh table, before its first input")
         out = Out()
@@ -166,7 +187,15 @@ class Table:
         if recovery.player_dealer is not None and self.bank is not None:
             self.bank.restore(*recovery.player_dealer)
         self.counter.unheard_from_now()  # the shoe went unheard while the daemon was down (local ruling L4)
+        for payload in chips:
+            self.registry.fold(payload)
+        if money is not None:
+            self.wagers.restore(money, getattr(recovery.round, "number", None))
+            self.money.restore(money, getattr(recovery.round, "number", None))
         outcome = self.round.restore(out, recovery.last_round, recovery.spots, recovery.round)
+        play = self.round.play
+        if self.state == m.RESULT and play is not None and play.result is not None and self.wagers.money is None:
+            self.wagers.settle(out, play.number, play.result)  # the result was journaled, its settlement not
         rnd = self.round
         self.integrity.restore(out, shoes or IntegrityStart(ShoeHistory()), recovery.checks_fired,
                                recovery.shoe_alarms, rnd.current.number if rnd.is_open() else None, self.state)
@@ -234,4 +263,18 @@ class Table:
             "link_up": self.counter.heard, "supervisor_key": self.panel.key_on, "door_open": self.shoe.door_open,
             "attention": list(rnd.notes), "integrity": self.integrity.snapshot(),
             "player_dealer": None if self.bank is None else self.bank.fields(),
+            "money": self.money_snapshot(),
+        }
+
+    def money_snapshot(self) -> dict:
+        """The table's money now (docs/money.md): the sensor, each space's reading, the round's
+        wagers of record, its payouts and the mispays still standing."""
+        return {
+            "sensor": self.board.sensor_state(),
+            "payout_check": self.wagers.payout_check if self.wagers.frozen is not None else self.board.live,
+            "registry": self.registry.snapshot() if self.registry.loaded else "no chip registry",
+            "spaces": [{"seat": r.seat, "bet": r.bet, "amount": format_amount(r.amount),
+                        "chips": [list(c) for c in r.chips], "foreign": [f.uid for f in r.foreign],
+                        **({"overflow": True} if r.overflow else {})} for r in self.board.readings()],
+            **self.wagers.snapshot(),
         }

@@ -50,7 +50,7 @@ class BaccaratGame(Game):
         self, *, key: str, title: str, deck_kind: DeckKind, deck_counts: tuple[int, ...],
         default_decks: int, wagers: tuple[Wager, ...],
         irregularities: Mapping[K, IrregularityRule], settle_coup: CoupSettler,
-        pair_wagers: Mapping[str, tuple[str, PairJudge]] | None = None,
+        pair_wagers: Mapping[str, tuple[str, PairJudge]] | None = None, limits_clause: str | None = None,
     ):
         self.key, self.title = key, title
         self.deck_kind, self.deck_counts, self.default_decks = deck_kind, deck_counts, default_decks
@@ -61,6 +61,8 @@ class BaccaratGame(Game):
             raise ValueError(f"{key}: no irregularity rule for {sorted(k.value for k in missing)}")
         self.settle_coup = settle_coup
         self.pair_wagers = dict(pair_wagers or {})
+        if limits_clause is not None:
+            self.limits_clause = limits_clause
         self._late_double_draw = late_double_draw_rule()
 
     def __repr__(self) -> str:

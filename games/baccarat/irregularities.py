@@ -24,6 +24,8 @@ _SECTION5 = {
     K.INSUFFICIENT_CARDS: (5, C.VOID, "not enough cards in the shoe to complete the round"),
     K.LATE_WAGER: (6, C.REFUSE, "a wager placed or increased after 'No more bets' is refused; "
                    "one withdrawn then stands and is settled (§5.7)"),
+    K.WAGER_REMOVED: (7, C.REFUSE, "a wager withdrawn after 'No more bets' is still won or lost: "
+                      "the wager of record stands"),
 }
 _SECTION5_EXTRA = {
     K.FOREIGN_CARD: "extra or missing cards in the decks' composition (ruling 23): more copies of a card "
@@ -40,6 +42,10 @@ _LOCAL = {
     K.CARD_DISPUTED: ("local ruling L8", C.HOLD, "two different frames for one card on the shoe's line: "
                       "one was forged; the supervisor confirms the hands against the cards on the table, "
                       "else void (§5.4)"),
+    K.FOREIGN_CHIP: ("local ruling L10", C.REFUSE, "a chip not the house's (unknown, retired, or its tag value "
+                     "differs): the wager holding it is not accepted; surveillance is alerted"),
+    K.MISPAY: ("local ruling L10", C.REFUSE, "a space holds other than its payout at confirm: confirm is refused "
+               "until it is right or the supervisor accepts it"),
 }
 
 

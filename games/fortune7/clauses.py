@@ -16,7 +16,10 @@ BOOK = ClauseBook(
         "fortune7 Tie Bet": clause("a tie of the two hands pays 8:1; the Tie may be bet alone", "pays 8:1"),
         "fortune7 One Up Bonus Bet": clause("the Player wins by exactly one point", "pays 30:1 on 1-0, 9:1 otherwise (ruling 7)"),
         "fortune7 Fortune 7 Bonus Bet": clause("the Banker wins with a three-card 7", "pays 40:1 (ruling 6)"),
+        "fortune7 Wagering Limits and Collection Fees": clause(
+            "each betting space has a minimum and a maximum; players bet at least the table minimum",
+            "refuses a wager of record outside the table's [limits] at \"No more bets\""),
     },
     named=("Dealing Procedures and Round of Play", "How Winners are Determined and Paid", "Tie Bet",
-           "One Up Bonus Bet", "Fortune 7 Bonus Bet"),
+           "One Up Bonus Bet", "Fortune 7 Bonus Bet", "Wagering Limits and Collection Fees"),
 )

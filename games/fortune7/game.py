@@ -62,6 +62,7 @@ GAME = BaccaratGame(
     wagers=WAGERS,
     irregularities=borrowed_rules("fortune6", "local ruling L1", TABLE_OF_PLAY),
     settle_coup=settle_coup,
+    limits_clause="fortune7 Wagering Limits and Collection Fees",  # "at least the table minimum"
 )
 
 # The table: a result lamp per betting area, a lamp per seat for the player-dealer position,

@@ -58,6 +58,7 @@ class FuBacc(Game):
     max_spots = 7  # the layout shows a normal 7-seat table
     wagers = WAGERS
     irregularities = IRREGULARITIES
+    limits_clause = "fubacc procedure 1"  # "according to posted table limits"
 
     def start(self, decks: int | None = None, spots: tuple[int, ...] = ()) -> RoundState:
         spots = tuple(spots)

@@ -42,6 +42,14 @@ _RULES = (
     (K.CARD_DISPUTED, "local ruling L8", Consequence.HOLD,
      "two different frames for one card on the shoe's line: one was forged; the supervisor confirms "
      "the packets against the cards on the table, else void (fafa §5.4)"),
+    (K.WAGER_REMOVED, "local ruling L2 (fafa §5.7)", Consequence.REFUSE,
+     "a wager withdrawn after \"No more bets\" is still won or lost: the wager of record stands"),
+    (K.FOREIGN_CHIP, "local ruling L10", Consequence.REFUSE,
+     "a chip not the house's (unknown, retired, or its tag value differs): the wager holding it is not "
+     "accepted; surveillance is alerted"),
+    (K.MISPAY, "local ruling L10", Consequence.REFUSE,
+     "a space holds other than its payout at confirm: confirm is refused until it is right or the "
+     "supervisor accepts it"),
     (K.BAD_DECISION, "fubacc procedures 6-8, 12-15", Consequence.REFUSE,
      "a decision the rules do not allow for this spot now: refused, the round goes on"),
 )

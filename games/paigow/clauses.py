@@ -44,6 +44,7 @@ BOOK = ClauseBook(
         "paigow §5.4": clause("two or more cards exposed during the initial deal: void", VOID_AND_STAND),
         "paigow §5.5": clause("a shortage or excess of cards in the deck: void", VOID_AND_STAND),
         "paigow §5.6": clause("after \"No more bets\" no wager may be placed or increased", "refuses the betting commands"),
+        "paigow §5.7": clause("after \"No more bets\" a withdrawn wager is still won or lost", "settles every wager of the round"),
         "paigow Appendix A": clause("the House Way: how the dealer (and a fouled hand) is set",
                                     "implements it (tablectl paigow house-way)"),
     },

@@ -58,6 +58,14 @@ IRREGULARITIES = {
                                       "a card drawn before \"No more bets\" (paigow §3.2): void"),
     K.LATE_WAGER: _rule(K.LATE_WAGER, "paigow §5.6", Consequence.REFUSE,
                         "a wager placed or increased after \"No more bets\" is refused"),
+    K.WAGER_REMOVED: _rule(K.WAGER_REMOVED, "paigow §5.7", Consequence.REFUSE,
+                           "a wager withdrawn after \"No more bets\" is still won or lost: the wager of record stands"),
+    K.FOREIGN_CHIP: _rule(K.FOREIGN_CHIP, "local ruling L10", Consequence.REFUSE,
+                          "a chip not the house's (unknown, retired, or its tag value differs): the wager holding "
+                          "it is not accepted; surveillance is alerted"),
+    K.MISPAY: _rule(K.MISPAY, "local ruling L10", Consequence.REFUSE,
+                    "a space holds other than its payout at confirm: confirm is refused until it is right or the "
+                    "supervisor accepts it"),
     K.DEVICE_LOST: _rule(K.DEVICE_LOST, "local ruling L4", Consequence.HOLD,
                          "the shoe was unheard mid-round: resume if no card left it; cards that did are "
                          "judged as if heard (ruling 24); a counter that cannot prove the order voids"),

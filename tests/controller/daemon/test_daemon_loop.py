@@ -43,7 +43,7 @@ def test_a_result_is_committed_durable_before_its_lamps_light(loop_rig):
     assert result["winner"] == "player"
     lamps, committed = loop_rig.board.sets[-1]
     assert lamps[16] == 1 and lamps[9] == 1  # bet_player and result: on (firmware LampPattern.ON)
-    assert committed[-2:] == ["card", "result"]  # already in the journal when the lamps were set
+    assert committed[-3:] == ["card", "result", "settlement"]  # already in the journal when the lamps were set
     assert loop_rig.loop.lamps.shown["bet_player"] == "on"
 
 

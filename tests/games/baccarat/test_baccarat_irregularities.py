@@ -11,7 +11,7 @@ from games.round import Consequence as C
 from games.round import Irregular
 from games.round import IrregularityKind as K
 
-CLAUSE = re.compile(r"^(fafa|fortune6) §[35]\.\d$|^local ruling L[3-68]$|^local ruling L1 \(fortune6 §5\.\d\)$"
+CLAUSE = re.compile(r"^(fafa|fortune6) §[35]\.\d$|^local ruling L([3-68]|10)$|^local ruling L1 \(fortune6 §5\.\d\)$"
                     r"|^fortune7 Dealing Procedures and Round of Play$")
 
 
@@ -32,7 +32,8 @@ def test_section5_clause_for_clause(key, tag):
         K.WRONG_HAND_SIZE: ("§5.2", C.HOLD), K.DOUBLE_DRAW: ("§5.3", C.VOID), K.ORDER_ALTERED: ("§5.4", C.VOID),
         K.INSUFFICIENT_CARDS: ("§5.5", C.VOID), K.LATE_WAGER: ("§5.6", C.REFUSE),
         K.CARD_BEFORE_NO_MORE_BETS: ("L3", C.VOID), K.DEVICE_LOST: ("L4", C.HOLD), K.MISREAD: ("L5", C.HOLD),
-        K.BAD_DECISION: ("", C.REFUSE),
+        K.BAD_DECISION: ("", C.REFUSE), K.WAGER_REMOVED: ("§5.7", C.REFUSE),
+        K.FOREIGN_CHIP: ("L10", C.REFUSE), K.MISPAY: ("L10", C.REFUSE),
     }
     for kind, (section, consequence) in want.items():
         rule = rules[kind]

@@ -151,6 +151,9 @@ def test_every_irregularity_has_a_rule_naming_its_source():
         IrregularityKind.CARD_DISPUTED: ("local ruling L8", Consequence.HOLD),
         IrregularityKind.LATE_WAGER: ("fubacc procedure 2", Consequence.REFUSE),
         IrregularityKind.BAD_DECISION: ("fubacc procedures 6-8, 12-15", Consequence.REFUSE),
+        IrregularityKind.WAGER_REMOVED: ("local ruling L2 (fafa §5.7)", Consequence.REFUSE),
+        IrregularityKind.FOREIGN_CHIP: ("local ruling L10", Consequence.REFUSE),
+        IrregularityKind.MISPAY: ("local ruling L10", Consequence.REFUSE),
     }
     assert {k: (r.clause, r.consequence) for k, r in GAME.irregularities.items()} == expect
 

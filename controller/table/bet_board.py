@@ -1,0 +1,144 @@
+"""The bet sensor's live reading of every betting space: its layout and the chips on each.
+
+A space's amount counts only the house's chips: a foreign one (controller.table.chip_registry)
+is listed apart and never counts toward a wager (local ruling L10). Chips' tag values are whole
+units of `chip_unit` of the currency (0.01: tags carry cents).
+
+The sensor is live once its layout is heard (`BetLayoutHeard`, at each of its sessions); until
+then, after a restart too, the table takes wagers by command and checks no payout.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from controller.table import inputs as i
+from controller.table.chip_registry import ChipRegistry
+from games.money import format_amount
+from games.round import Game
+
+MAX_VERDICTS = 100_000  # chips' verdicts kept between registry changes
+
+
+@dataclass(frozen=True)
+class ForeignChip:
+    uid: str
+    value: Fraction
+    why: str  # "unknown" | "retired" | "value differs"
+
+
+@dataclass(frozen=True)
+class SpaceReading:
+    """One space as read now: the house's chips and their sum, and the foreign ones apart."""
+
+    space: int
+    seat: int
+    bet: str
+    amount: Fraction
+    chips: tuple[tuple[str, int], ...]  # the house's chips (UID, tag value) bottom first
+    foreign: tuple[ForeignChip, ...] = ()
+    overflow: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"space": self.space, "seat": self.seat, "bet": self.bet, "amount": format_amount(self.amount),
+                "chips": [list(c) for c in self.chips], "foreign": [f.uid for f in self.foreign],
+                **({"overflow": True} if self.overflow else {})}
+
+
+class BetBoard:
+    def __init__(self, game: Game, registry: ChipRegistry, chip_unit: Fraction):
+        self.game, self.registry, self.chip_unit = game, registry, chip_unit
+        self.layout: dict[int, tuple[int, str]] = {}  # space id -> (seat, bet)
+        self.raw: dict[int, i.SpaceChips] = {}  # space id -> the last reading
+        # what the readings and chips came to, kept while neither they nor the registry change
+        # (every input asks again; Fraction sums per chip would cost more than the rest of a round)
+        self._readings: dict[int, tuple[i.SpaceChips | None, int, SpaceReading]] = {}
+        self._verdicts: dict[tuple[str, int], str | None] = {}
+        self._version = -1
+        self.unheard = ""  # why the sensor's readings are not live now (its link lost, a layout that does not fit)
+
+    @property
+    def live(self) -> bool:
+        """The table has a bet sensor: its layout was heard (the table reads wagers from it)."""
+        return bool(self.layout)
+
+    @property
+    def heard(self) -> bool:
+        """The sensor's readings are current: its layout is known and its link is up."""
+        return self.live and not self.unheard
+
+    def sensor_state(self) -> str:
+        """`live`, `lost` (a sensor whose readings are not current) or `none` (no sensor)."""
+        return "none" if not self.live else "lost" if self.unheard else "live"
+
+    def set_layout(self, spaces: tuple[tuple[int, int, str], ...]) -> list[str]:
+        """Take the sensor's layout; returns what it names that the game has not (those spaces
+        are left out). Readings of spaces the new layout lacks are dropped."""
+        problems: list[str] = []
+        layout: dict[int, tuple[int, str]] = {}
+        for space, seat, bet in spaces:
+            if bet not in self.game.wagers:
+                problems.append(f"space {space}: {self.game.key} has no bet {bet!r}")
+                continue
+            if (seat, bet) in layout.values():
+                problems.append(f"space {space}: seat {seat} {bet} has a space already")
+                continue
+            layout[space] = (seat, bet)
+        self.raw = {space: reading for space, reading in self.raw.items()
+                    if layout.get(space) == self.layout.get(space)}  # a space that now means another is read afresh
+        self.layout = layout
+        return problems
+
+    def take(self, inp: i.SpaceChips) -> SpaceReading | str:
+        """Keep `inp` as its space's reading now; the reading, or why it is not taken."""
+        if inp.space not in self.layout:
+            return f"space {inp.space} is not in the bet sensor's layout"
+        if self.layout[inp.space] != (inp.seat, inp.bet):
+            seat, bet = self.layout[inp.space]
+            return f"space {inp.space} is seat {seat} {bet} in the layout, not seat {inp.seat} {inp.bet}"
+        self.raw[inp.space] = inp
+        return self.reading(inp.space)
+
+    def reading(self, space: int) -> SpaceReading:
+        raw, version = self.raw.get(space), self.registry.version
+        if version != self._version:
+            self._readings, self._verdicts, self._version = {}, {}, version
+        cached = self._readings.get(space)
+        if cached is not None and cached[0] is raw:
+            return cached[2]
+        reading = self._read(space, raw)
+        self._readings[space] = (raw, version, reading)
+        return reading
+
+    def _read(self, space: int, raw: i.SpaceChips | None) -> SpaceReading:
+        seat, bet = self.layout[space]
+        if raw is None:
+            return SpaceReading(space, seat, bet, Fraction(0), ())
+        house, foreign, total = [], [], 0
+        for uid, tag in raw.chips:
+            key = (uid, tag)
+            if key not in self._verdicts:
+                if len(self._verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
+                    self._verdicts.clear()
+                self._verdicts[key] = self.registry.why_foreign(uid, tag * self.chip_unit) if self.registry.loaded else None
+            why = self._verdicts[key]
+            if why is None:
+                house.append(key)
+                total += tag
+            else:
+                foreign.append(ForeignChip(uid, tag * self.chip_unit, why))
+        return SpaceReading(space, seat, bet, total * self.chip_unit, tuple(house), tuple(foreign), raw.overflow)
+
+    def readings(self) -> list[SpaceReading]:
+        """Every space of the layout, in seat and layout order."""
+        order = list(self.game.wagers)
+        spaces = sorted(self.layout, key=lambda s: (self.layout[s][0], order.index(self.layout[s][1])))
+        return [self.reading(space) for space in spaces]
+
+    def space_of(self, seat: int, bet: str) -> int | None:
+        return next((space for space, key in self.layout.items() if key == (seat, bet)), None)
+
+    def amounts(self) -> Mapping[tuple[int, str], Fraction]:
+        return {(r.seat, r.bet): r.amount for r in self.readings()}
