@@ -19,6 +19,7 @@ import pytest
 from cli import main
 from cli.chips import MAX_FILE_BYTES, batches
 from controller.control.protocol import MAX_LINE, encode
+from controller.table.chip_registry import MAX_ROWS
 
 
 class FakeDaemon:
@@ -97,6 +98,7 @@ def test_a_registry_goes_in_batches_that_fit_the_line_and_nothing_is_left_out(tm
     sent = [row for request in fake.requests for row in request["chips"]]
     assert [request["cmd"] for request in fake.requests] == ["chips_import"] * len(fake.requests)
     assert len(fake.requests) > 1 and max(fake.lines) <= MAX_LINE  # several lines, none too long
+    assert max(len(request["chips"]) for request in fake.requests) == MAX_ROWS  # no more than the table takes at once
     assert sent == [f"047b{n:010x},{['25', '5', '100', '2.5'][n % 4]},Lotus {n % 3}" for n in range(6000)]
     assert out == f"imported 6000 chips in {len(fake.requests)} requests\n"
 
@@ -107,6 +109,7 @@ def test_batches_fill_each_line_as_far_as_it_goes():
     assert max(lines) <= MAX_LINE and min(lines[:-1]) > MAX_LINE - 80  # one row more would not have fit
     assert [row for batch in batches("chips_import", "chips", items) for row in batch] == items
     assert list(batches("chips_import", "chips", ["a"], max_line=200)) == [["a"]]
+    assert [len(b) for b in batches("chips_import", "chips", ["a"] * 5, max_rows=2)] == [2, 2, 1]
 
 
 def test_every_bad_line_is_named_and_nothing_is_sent(tmp_path, capsys, daemon):
