@@ -39,7 +39,7 @@ from firmware_bridge.frame import (
     PROTOCOL_MAJOR,
     Frame,
     FrameDecoder,
-    encode_frame,
+    plain_frame_bytes,
 )
 from firmware_bridge.link_auth import LinkAuth, random_nonce
 from firmware_bridge.link_events import (
@@ -74,6 +74,7 @@ AUTH_NAKS = {
     NakReason.AUTH_UNAVAILABLE: "it has no key, so it cannot authenticate (protocol 1.1)",
     NakReason.AUTH_FAILED: "our HELLO does not verify with its key: its key differs from ours",
 }
+_ACK = pack(Ack())  # the frame sent most: its type and (empty) payload, packed once
 TAMPER_REPORT_INTERVAL = 1.0  # a burst of tampered frames is one report a second, with its count
 
 
@@ -268,15 +269,16 @@ class Link:
         return frames
 
     def next_deadline(self) -> float | None:
-        times: list[float | None] = [self.tx.deadline, self._silence_due()]
-        if self.connected and self.heartbeat_interval is not None:
-            times.append(self._last_tx + self.heartbeat_interval)
-        if self.decoder.pending and self._last_byte is not None:
-            times.append(self._last_byte + self.idle_flush)
-        if self._tamper_held[0]:
-            times.append(self._tamper_quiet_until)
-        due = [t for t in times if t is not None]
-        return min(due) if due else None
+        # asked after every read and write (the driver re-arms its timer): no lists on the way
+        due = self.tx.deadline
+        for t in (self._silence_due(),
+                  self._last_tx + self.heartbeat_interval if self.connected and self.heartbeat_interval is not None
+                  else None,
+                  self._last_byte + self.idle_flush if self.decoder.pending and self._last_byte is not None else None,
+                  self._tamper_quiet_until if self._tamper_held[0] else None):
+            if t is not None and (due is None or t < due):
+                due = t
+        return due
 
     def reset(self, boot_id: int | None = None) -> None:
         """Forget the session and everything queued (a reboot, or a host reopening the port).
@@ -311,10 +313,13 @@ class Link:
         """Encode and queue one frame; with a key it is signed (unless `plain`: the refusals
         a side without a session key can only send in the clear)."""
         ack, ack_flag = self._ack_field()
-        frame = Frame(msg_type, seq, ack, flags | ack_flag, payload)
-        data = encode_frame(frame) if self.auth is None or plain else self.auth.encode(frame, hello_request)
-        if data is None:
-            return  # nothing but a HELLO goes out before the session key exists
+        if self.auth is None or plain:
+            data = plain_frame_bytes(msg_type, seq, ack, flags | ack_flag, payload)
+        else:
+            signed = self.auth.encode(Frame(msg_type, seq, ack, flags | ack_flag, payload), hello_request)
+            if signed is None:
+                return  # nothing but a HELLO goes out before the session key exists
+            data = signed
         self._out.append(data)
         self.stats["frames_out"] += 1
         self._ack_owed = False
@@ -325,7 +330,7 @@ class Link:
         self._emit(pending.msg_type, pending.seq, FLAG_RELIABLE, pending.payload, now, hello_request=hello_request)
 
     def _transmit_unreliable(self, msg: Message, now: float, plain: bool = False) -> None:
-        msg_type, payload = pack(msg)
+        msg_type, payload = _ACK if type(msg) is Ack else pack(msg)
         self._emit(msg_type, self.tx.next_seq, 0, payload, now, plain=plain)
 
     def _nak(self, seq: int, reason: NakReason, plain: bool = False) -> None:
