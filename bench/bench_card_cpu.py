@@ -4,12 +4,13 @@
 
 Wall-clock latency on a shared machine says more about the neighbours than about the code;
 CPU time and call counts do not. This runs the daemon's parts as `tablectl run` wires them,
-in this process on one reactor: the real ShoeDriver (durable acks) and LightsDriver on ptys
-to the shoe and lamp board simulators (separate processes, so their CPU is not counted), the
+in this process on one reactor: the real ShoeDriver (durable acks), PanelDriver and
+LightsDriver on ptys to the shoe, panel and lamp board simulators (separate processes, so
+their CPU is not counted), the
 EventLoop with the real Table (fortune6, 8 decks) and a journal under /tmp ("results" sync:
 a deciding card's commit is fsynced). A local Table (bench/daemon_mirror.py) plans one whole
-shoe: the burn, then every round's cards, each drawn alone as a dealer would; the panel's
-commands are posted as the panel driver would post them.
+shoe: the burn, then every round's cards, each drawn alone as a dealer would; the dealer's
+commands are the panel simulator's button clicks.
 
 Per card, a window opens once the shoe simulator has written the CARD frame and closes when
 the loop has committed its records, shown its lamps and acknowledged it to the shoe
@@ -51,10 +52,11 @@ from controller.journal import Journal
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier
 from controller.table import Table, button_map
-from drivers import events as ev
 from drivers.lights import LightsDriver
+from drivers.panel import PanelDriver
 from drivers.reactor import Reactor
 from drivers.shoe import ShoeDriver
+from simulation.rig.rig import BOARD_LAMPS, PANEL_BUTTONS
 from simulation.rig.sims import Sim
 
 GAME, DECKS = "fortune6", 8
@@ -76,7 +78,8 @@ class Bench:
     def __init__(self, directory: Path, seed: int) -> None:
         self.seed = seed
         self.shoe_sim = Sim("shoe", directory, "--deck-kind", "standard52", "--decks", str(DECKS), "--seed", "1")
-        self.lights_sim = Sim("lights", directory, "--lamps", "32")
+        self.panel_sim = Sim("panel", directory, "--buttons", str(PANEL_BUTTONS))
+        self.lights_sim = Sim("lights", directory, "--lamps", str(BOARD_LAMPS))
         self.reactor = Reactor()
         inbox = Inbox(self.reactor)
         self.journal = Journal(directory / "journal.sqlite")
@@ -84,21 +87,26 @@ class Bench:
         self.loop = EventLoop(Table(GAME, DECKS), self.journal, LampOutput(self.lights, GAME), Notifier(None),
                               inbox=inbox)
         self.shoe = ShoeDriver(self.shoe_sim.link, inbox.post, reactor=self.reactor, durable_acks=True)
+        self.panel = PanelDriver(self.panel_sim.link, inbox.post, reactor=self.reactor)
         self.buttons = {button.command: button.id for button in button_map(GAME).values()}
         self.dealer = Dealer(Table(GAME, DECKS))
+        self.loop.supervisor.start()  # READY once every device had a session, as in the daemon
         self.lights.start()
         self.shoe.start()
-        self._until(lambda: self.loop.sessions.devices["shoe"].state == "ok"
-                    and self.loop.sessions.devices["lights"].state == "ok", "the devices never came up")
+        self.panel.start()
+        self._until(lambda: self.loop.supervisor.ready, "the devices never came up")
         self._until(lambda: self.loop.table.snapshot() is not None and not len(self.loop.inbox), "the loop never settled")
         self.reactor.run_until(lambda: False, 0.3)  # the session's status and lamp report handled
 
     def close(self) -> None:
+        self.loop.supervisor.stop()
         self.shoe.close()
+        self.panel.close()
         self.lights.close()
         self.journal.close()
         self.reactor.close()
         self.shoe_sim.stop()
+        self.panel_sim.stop()
         self.lights_sim.stop()
 
     def _until(self, condition: Callable[[], bool], what: str) -> None:
@@ -110,8 +118,9 @@ class Bench:
 
     def press(self, name: str) -> None:
         head = self.journal.head_seq
-        self.loop.post(ev.ButtonPressed(device="panel", at=self.reactor.now(), button=self.buttons[name]))
+        self.panel_sim.command("click", button=self.buttons[name])
         self._until(self._settled(head), f"{name} was not handled")
+        self.reactor.run_until(lambda: False, 0.01)  # the button's release too, outside any card's window
 
     def card(self, before: Callable[[], None], after: Callable[[], None]) -> None:
         """Draw one card; `before`/`after` open and close its window."""
