@@ -5,8 +5,8 @@ listens they wait in a bounded queue. Time is explicit, nothing sleeps."""
 from fb_wire import HOST_HELLO, SHOE_HELLO, Wire
 
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Connected, Delivered, SendFailed, SessionFailed
-from firmware_bridge.messages import CardRead
+from firmware_bridge.link_events import Connected, SendFailed, SessionFailed
+from firmware_bridge.messages import CardRead, Message
 
 CARDS = [CardRead(0x0101 + i, draw_counter=i + 1, device_ms=1000 * i) for i in range(70)]
 
@@ -22,16 +22,17 @@ def durable_wire(queue_limit: int | None = None, **options) -> Wire:
 
 
 def receipts(events: list) -> list:
-    return [e.receipt for e in events if isinstance(e, Delivered)]
+    """The messages delivered: each is its own receipt (Link.release takes it)."""
+    return [e for e in events if isinstance(e, Message)]
 
 
 def release_as_delivered(wire: Wire) -> list:
     """What the daemon does: every delivered message is released (its commit fsynced) at once."""
     delivered = []
-    while events := [e for e in wire.take("host") if isinstance(e, Delivered)]:
+    while events := [e for e in wire.take("host") if isinstance(e, Message)]:
         for event in events:
-            wire.host.release(event.receipt, wire.now)
-        delivered += [e.msg for e in events]
+            wire.host.release(event, wire.now)
+        delivered += events
         wire.pump()
     return delivered
 
@@ -94,10 +95,10 @@ def test_the_retry_limit_ends_the_session_and_the_cards_go_again_in_order():
     restarted = Link(HOST_HELLO, hold_acks=True)  # a new daemon: a new host link, nothing received
     wire.host = restarted
     wire.connect()
-    delivered = [e for e in wire.take("host") if isinstance(e, Delivered)]
-    assert [e.msg for e in delivered] == CARDS[:4]
+    delivered = [e for e in wire.take("host") if isinstance(e, Message)]
+    assert delivered == CARDS[:4]
     for event in delivered:
-        restarted.release(event.receipt, wire.now)
+        restarted.release(event, wire.now)
     wire.pump()
     assert wire.device.queued() == 0
 
@@ -112,9 +113,9 @@ def test_a_receipt_from_before_a_new_session_acknowledges_nothing():
     wire.host.start(wire.now)  # e.g. the host restarts the session on the same port
     wire.pump()
     assert not wire.host.release(old, wire.now)
-    again = [e for e in wire.take("host") if isinstance(e, Delivered)]
-    assert [e.msg for e in again] == [CARDS[0]]  # the shoe driver drops it as a repeat
-    wire.host.release(again[0].receipt, wire.now)
+    again = [e for e in wire.take("host") if isinstance(e, Message)]
+    assert again == [CARDS[0]]  # the shoe driver drops it as a repeat
+    wire.host.release(again[0], wire.now)
     wire.pump()
     assert wire.device.queued() == 0
 
@@ -148,7 +149,8 @@ def test_a_host_without_hold_acks_acks_at_once_and_a_1_1_device_still_works():
     plain.connect()
     plain.device.send(CARDS[0], plain.now)
     plain.pump()
-    assert receipts(plain.take("host")) == [None] and not plain.device.tx.inflight
+    (card,) = receipts(plain.take("host"))
+    assert not plain.host.release(card, plain.now) and not plain.device.tx.inflight  # acknowledged on arrival, nothing held
 
 
 def test_a_refused_session_drops_nothing_on_a_1_2_device():
