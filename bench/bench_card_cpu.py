@@ -133,8 +133,10 @@ class Bench:
         if not done:
             raise RuntimeError("a card was not handled")
 
-    def deal_shoe(self, shoe_seed: int, before: Callable[[], None], after: Callable[[bool], None]) -> int:
-        """One whole shoe, card by card; `after(decides)` closes a card's window."""
+    def deal_shoe(self, shoe_seed: int, before: Callable[[], None], after: Callable[[], None],
+                  decided: Callable[[bool], None] = lambda decides: None) -> int:
+        """One whole shoe, card by card; `after` closes a card's window, then `decided` hears
+        whether that card decided a result."""
         steps = list(self.dealer.shoe(shoe_cards("standard52", DECKS, shoe_seed)))
         while self.dealer.room_for_a_round(6, None):
             steps += self.dealer.round()
@@ -146,7 +148,8 @@ class Bench:
                 self.press(step.name)
             elif step.kind == "card":
                 cards += 1
-                self.card(before, lambda step=step: after(step.durable))
+                self.card(before, after)
+                decided(step.durable)
         return cards
 
 
@@ -158,14 +161,15 @@ def timed_shoe(bench: Bench, seed: int) -> dict:
     def before() -> None:
         opened[0] = time.process_time()
 
-    def after(decides: bool) -> None:
-        spent = time.process_time() - opened[0]
-        every.append(spent)
+    def after() -> None:
+        every.append(time.process_time() - opened[0])
+
+    def decided(decides: bool) -> None:
         if decides:
-            deciding.append(spent)
+            deciding.append(every[-1])
 
     started = time.process_time()
-    cards = bench.deal_shoe(seed, before, after)
+    cards = bench.deal_shoe(seed, before, after, decided)
     whole = time.process_time() - started
     us = lambda values, f: round(f(values) * 1e6, 1)  # noqa: E731
     return {"cards": cards, "deciding": len(deciding),
@@ -184,20 +188,22 @@ def counted_shoe(bench: Bench, seed: int) -> dict:
         start[0] = counter.count
         sys.setprofile(counter)
 
-    def after(decides: bool) -> None:
+    def after() -> None:
         sys.setprofile(None)
         per_card.append(counter.count - start[0])
+
+    def decided(decides: bool) -> None:
         if decides:
             deciding.append(per_card[-1])
 
-    bench.deal_shoe(seed, before, after)
+    bench.deal_shoe(seed, before, after, decided)
     return {"all": {"p50": statistics.median(per_card), "mean": round(statistics.fmean(per_card), 1)},
             "deciding": {"p50": statistics.median(deciding), "mean": round(statistics.fmean(deciding), 1)}}
 
 
 def profiled_shoe(bench: Bench, seed: int, top: int) -> list[dict]:
     profile = cProfile.Profile(time.process_time)  # CPU, as the windows are measured
-    cards = bench.deal_shoe(seed, profile.enable, lambda decides: profile.disable())
+    cards = bench.deal_shoe(seed, profile.enable, profile.disable)
     stats = pstats.Stats(profile)
     rows = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:top]  # type: ignore[attr-defined]
     return [{"function": f"{Path(file).name}:{line} {name}", "calls_per_card": round(calls / cards, 2),
