@@ -50,6 +50,23 @@ def test_a_delivered_card_is_acknowledged_only_once_released():
     assert not wire.host.release(receipt, wire.now)  # once only
 
 
+def test_the_delivered_message_itself_is_its_receipt():
+    """Only the very object the link delivered releases it: an equal message (the same card
+    decoded again, or made up) acknowledges nothing."""
+    wire = durable_wire()
+    wire.device.send(CARDS[0], wire.now)
+    wire.pump()
+    (card,) = receipts(wire.take("host"))
+    assert card == CARDS[0] and card is not CARDS[0]  # decoded from the wire: a new object
+    assert not wire.host.release(CardRead(**vars(card)), wire.now)
+    assert not wire.host.release(None, wire.now)
+    wire.pump()
+    assert [p.msg for p in wire.device.tx.inflight] == [CARDS[0]]
+    assert wire.host.release(card, wire.now)
+    wire.pump()
+    assert not wire.device.tx.inflight
+
+
 def test_the_ack_never_passes_a_card_not_yet_released():
     wire = durable_wire()
     for card in CARDS[:3]:
