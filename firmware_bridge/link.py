@@ -199,14 +199,16 @@ class Link:
 
     def _consumed(self, seq: int, held: Message | None = None) -> None:
         """Frame `seq` was taken in order: ack it now, or (`held`: the message it carried) once
-        release() names that message; the ack never passes a held frame."""
-        self._ack_owed = True
+        release() names that message; the ack never passes a held frame. Nothing is owed while
+        the ACK field cannot move: an ack repeating the last one would tell the peer nothing
+        and cost it a wake-up on every card."""
         if held is not None:
             self._held.append([seq, held, 0])
         elif self._held:
-            self._held.append([seq, None, 1])
+            self._held.append([seq, None, 1])  # acknowledged with the held ones before it
         else:
             self._rx_acked = seq
+            self._ack_owed = True
 
     def _restart_rx(self, seq: int) -> None:
         """The peer's HELLO numbered `seq` starts its sequence again: expect seq + 1; what was

@@ -67,6 +67,19 @@ def test_the_delivered_message_itself_is_its_receipt():
     assert not wire.device.tx.inflight
 
 
+def test_a_held_card_costs_the_shoe_no_frame_until_released():
+    """An ack that could not move (the card is held) is not sent: it would tell the shoe
+    nothing. The release sends one."""
+    wire = durable_wire(heartbeat_interval=None)
+    wire.device.send(CARDS[0], wire.now)
+    (card,) = wire.host.receive(wire.device.outgoing(), wire.now)
+    assert card == CARDS[0] and wire.host.outgoing_frames() == []
+    assert wire.host.release(card, wire.now)
+    (ack,) = wire.host.outgoing_frames()
+    wire.device.receive(ack, wire.now)
+    assert not wire.device.tx.inflight
+
+
 def test_the_ack_never_passes_a_card_not_yet_released():
     wire = durable_wire()
     for card in CARDS[:3]:
