@@ -32,8 +32,7 @@ from firmware_bridge.frame import (  # noqa: E402
 )
 from firmware_bridge.link import Link  # noqa: E402
 from firmware_bridge.link_auth import LinkAuth  # noqa: E402
-from firmware_bridge.link_events import Delivered  # noqa: E402
-from firmware_bridge.messages import Ack, CardRead, Hello, LampReport, pack  # noqa: E402
+from firmware_bridge.messages import Ack, CardRead, Hello, LampReport, Message, pack  # noqa: E402
 
 KEY = bytes(range(32))
 BAUD_BYTES_PER_S = 115200 / 10  # 8N1: ten bit times a byte
@@ -80,7 +79,7 @@ def host_receives(stream: bytes, count: int, key: bytes | None, chunk: int = 409
         host.outgoing()
         delivered = 0
         for piece in chunks:
-            delivered += sum(isinstance(e, Delivered) for e in host.receive(piece, 0.0))
+            delivered += sum(isinstance(e, Message) for e in host.receive(piece, 0.0))
             host.outgoing()
         assert delivered == count and host.stats["tampered"] == 0, (delivered, host.stats)
     return run

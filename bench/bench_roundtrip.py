@@ -32,7 +32,7 @@ from drivers.reactor import Reactor  # noqa: E402
 from drivers.serial_transport import SerialTransport  # noqa: E402
 from firmware_bridge.enums import DeviceKind  # noqa: E402
 from firmware_bridge.link import Link  # noqa: E402
-from firmware_bridge.link_events import Connected, Delivered  # noqa: E402
+from firmware_bridge.link_events import Connected  # noqa: E402
 from firmware_bridge.messages import Hello, LampQuery, LampReport  # noqa: E402
 
 # The echo child: raw-mode pty, publishes the slave path on stdout, echoes until killed.
@@ -100,7 +100,7 @@ def bench_link(sim: SimProcess, n: int) -> list[float]:
 
         link.start(time.monotonic())
         exchange(lambda e: isinstance(e, Connected))
-        is_report = lambda e: isinstance(e, Delivered) and isinstance(e.msg, LampReport)  # noqa: E731
+        is_report = lambda e: isinstance(e, LampReport)  # noqa: E731
         for i in range(n + n // 10):
             start = time.perf_counter()
             link.send(LampQuery(), time.monotonic())

@@ -50,7 +50,7 @@ from firmware_bridge.frame import (  # noqa: E402
     scan,
 )
 from firmware_bridge.link import Link  # noqa: E402
-from firmware_bridge.link_events import Delivered, SessionRefused, Tampered  # noqa: E402
+from firmware_bridge.link_events import SessionRefused, Tampered  # noqa: E402
 from firmware_bridge.messages import (  # noqa: E402
     Button,
     CardRead,
@@ -61,6 +61,7 @@ from firmware_bridge.messages import (  # noqa: E402
     LampReport,
     LampSet,
     MalformedPayload,
+    Message,
     Nak,
     PanelStatus,
     ShoeStatus,
@@ -237,7 +238,7 @@ def check_auth(rng: random.Random, tally: dict) -> None:
         events += host.receive(data[pos:pos + step], 0.0)
         pos += step
     events += host.poll(1.0)  # flushes a held tamper report, and a half frame left by the attack
-    delivered = [e.msg for e in events if isinstance(e, Delivered)]
+    delivered = [e for e in events if isinstance(e, Message)]
     untouched = max(0, at - 1)  # frames before the first touched one: the answer, then cards
     if delivered != AUTH_CARDS[:len(delivered)] or len(delivered) < untouched:
         tally["auth_delivery"] += 1

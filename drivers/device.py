@@ -51,7 +51,6 @@ from firmware_bridge.enums import DeviceKind, type_name
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
-    Delivered,
     DisputedSeq,
     LinkEvent,
     PeerRebooted,
@@ -347,18 +346,18 @@ class DeviceDriver(ABC):
 
     # ------------------------------------------------------------------ link events
     def _on_link_event(self, event: LinkEvent, now: float) -> None:
-        if isinstance(event, Delivered):
+        if isinstance(event, Message):  # delivered by the link as itself
             collected: list[ev.DeviceEvent] = []
             self._collected = collected
             try:
                 if self._up:
-                    if isinstance(event.msg, Error):
-                        self._emit(ev.DeviceError, code=int(event.msg.code), detail=event.msg.detail)
+                    if isinstance(event, Error):
+                        self._emit(ev.DeviceError, code=int(event.code), detail=event.detail)
                     else:
-                        self._on_message(event.msg, now)
+                        self._on_message(event, now)
             finally:
                 self._collected = None
-            self._hand_over(collected, event.receipt, now)
+            self._hand_over(collected, event if self.link.hold_acks else None, now)
         elif isinstance(event, (Connected, PeerRebooted)):
             self._session_up(event.hello, isinstance(event, PeerRebooted), now)
         elif isinstance(event, SendFailed):
@@ -374,25 +373,26 @@ class DeviceDriver(ABC):
         elif isinstance(event, SessionRefused):  # no key, another key, or a downgrade: try again later
             self._session_down(f"no session: {event.reason}", now, refused=True)
 
-    def _hand_over(self, events: list[ev.DeviceEvent], receipt: int | None, now: float) -> None:
-        """Post a delivered message's events; with a receipt (durable_acks) the last one carries
-        the release of the message's ack, and a message without events is acknowledged now."""
-        if receipt is None:
+    def _hand_over(self, events: list[ev.DeviceEvent], held: Message | None, now: float) -> None:
+        """Post a delivered message's events; with `held` (durable_acks: the message, not yet
+        acknowledged) the last one carries the release of its ack, and a message without events
+        is acknowledged now."""
+        if held is None:
             for event in events:
                 self._post(event)
             return
         if not events:
-            self.link.release(receipt, now)  # written by the caller's flush
+            self.link.release(held, now)  # written by the caller's flush
             return
         for event in events[:-1]:
             self._post(event)
-        self._post(ev.AckWhenDurable(events[-1], functools.partial(self._release, receipt)))
+        self._post(ev.AckWhenDurable(events[-1], functools.partial(self._release, held)))
 
-    def _release(self, receipt: int) -> None:
-        """The message with `receipt` is durable: acknowledge it now (on the reactor's thread)."""
+    def _release(self, held: Message) -> None:
+        """The message `held` is durable: acknowledge it now (on the reactor's thread)."""
         if self._closed:
             return
-        if self.link.release(receipt, self.reactor.now()):
+        if self.link.release(held, self.reactor.now()):
             self._flush()
             self._arm()
 

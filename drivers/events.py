@@ -11,7 +11,7 @@ controller/daemon/sessions.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_bridge.messages import Hello
@@ -71,13 +71,22 @@ class FrameTampered(DeviceEvent):
 
 
 # --- shoe -----------------------------------------------------------------------------------
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class CardDrawn(DeviceEvent):
-    code: int  # uint16 wire code; 0x0000 with misread=True is "no read"
-    draw_counter: int  # the shoe's own count, 1 for the first card after loading
-    device_time: int  # the shoe's clock, ms since its boot
+    """A card left the shoe, as the shoe said it. It is also the table's card input as it is
+    (controller/table/inputs.py `Card`): the daemon journals it and hands it on, no copy made.
+    `code` is the uint16 wire code (games.cards; 0 with `misread`: no read). `draw_counter`:
+    the shoe's own count, 1 for the first card after loading (None: a card from elsewhere, a
+    test's or a replay's, that has none). `double_draw`: the shoe saw this card leave together
+    with another one (each card of the pair carries the flag). `misread`: it saw a card leave
+    but could not read it. `device_time`: the shoe's clock, ms since its boot."""
+    code: int
+    draw_counter: int | None = None
     double_draw: bool = False
     misread: bool = False
+    device_time: int = 0
+    device: str = field(default="shoe", kw_only=True)  # a table's own caller (tests, the demo) names no device
+    at: float = field(default=0.0, kw_only=True)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -103,6 +103,18 @@ def signed_part(frame: Frame) -> bytes:
     return _unsigned(frame)[2:]
 
 
+def plain_frame_bytes(msg_type: int, seq: int, ack: int, flags: int, payload: bytes) -> bytes:
+    """The bytes of an unauthenticated frame of this protocol version, straight from its fields:
+    the link's own frames (acks, lamp frames, heartbeats), which need no Frame on the way out
+    and no field-by-field check: the link makes every field itself, in range. A field out of
+    range still raises (struct.error), a payload too long ValueError."""
+    length = len(payload)
+    if length > MAX_PAYLOAD:
+        raise ValueError(f"payload of {length} bytes exceeds MAX_PAYLOAD={MAX_PAYLOAD}")
+    body = _HEADER.pack(SYNC, length, length ^ 0xFF, PROTOCOL_MAJOR, msg_type, seq, ack, flags) + payload
+    return body + _CRC.pack(zlib.crc32(memoryview(body)[2:]))
+
+
 def encode_frame(frame: Frame, sign: Callable[[bytes], bytes] | None = None) -> bytes:
     """The bytes of one frame; raises ValueError naming a field that does not fit.
 

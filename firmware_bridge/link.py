@@ -4,7 +4,7 @@ It never touches an fd and never reads a clock: bytes come in through `receive`,
 time through `now` (monotonic seconds), and bytes to write come out of `outgoing`.
 The caller's loop is:
 
-    events = link.receive(data, now)     # when bytes arrive
+    events = link.receive(data, now)     # when bytes arrive (a message from the peer is itself an event)
     events = link.poll(now)              # when link.next_deadline() has passed
     link.send(msg, now)                  # when there is something to say
     write(link.outgoing())               # after any of the above
@@ -19,7 +19,7 @@ under the session key both HELLOs imply. A frame that fails is `Tampered` (dropp
 delivered, never acted on); a peer that cannot or will not authenticate is `SessionRefused`.
 
 Protocol 1.2 (PROTOCOL.md §9): with `hold_acks` (the host) a delivered message is acknowledged
-only once its owner calls `release(receipt)` (its record is committed and fsynced), so a
+only once its owner calls `release(msg)` with it (its record is committed and fsynced), so a
 crash before that makes the peer send it again; with `keep_unacked` (a 1.2 device) the retry
 limit ends the session but nothing is dropped: the unacknowledged messages go again, in
 order, in the next session (`SessionFailed`), and at most `queue_limit` wait (`send` says
@@ -30,6 +30,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from firmware_bridge.enums import DeviceKind, Msg, NakReason, type_name
 from firmware_bridge.frame import (
@@ -39,12 +40,11 @@ from firmware_bridge.frame import (
     PROTOCOL_MAJOR,
     Frame,
     FrameDecoder,
-    encode_frame,
+    plain_frame_bytes,
 )
 from firmware_bridge.link_auth import LinkAuth, random_nonce
 from firmware_bridge.link_events import (
     Connected,
-    Delivered,
     DisputedSeq,
     LinkEvent,
     PeerRebooted,
@@ -74,6 +74,7 @@ AUTH_NAKS = {
     NakReason.AUTH_UNAVAILABLE: "it has no key, so it cannot authenticate (protocol 1.1)",
     NakReason.AUTH_FAILED: "our HELLO does not verify with its key: its key differs from ours",
 }
+_ACK = pack(Ack())  # the frame sent most: its type and (empty) payload, packed once
 TAMPER_REPORT_INTERVAL = 1.0  # a burst of tampered frames is one report a second, with its count
 
 
@@ -89,7 +90,6 @@ class Link:
         self.hold_acks = hold_acks  # ack a delivered message only once release() says it is durable
         self.keep_unacked = keep_unacked  # protocol 1.2 device: a failed session drops nothing
         self.queue_limit = queue_limit  # messages waiting (unsent + in flight), None: unbounded
-        self._tickets = 0  # numbers the receipts of held frames: each is released once, at most
         self.heartbeat_interval = heartbeat_interval
         self.silence_timeout = silence_timeout
         self.idle_flush = idle_flush
@@ -112,7 +112,8 @@ class Link:
         self._taken: dict[int, tuple[int, bytes]] = {}
         self._disputed: set[int] = set()  # SEQs already reported as disputed
         self._rx_acked = 0  # the ACK field: the last SEQ received in order AND released (durable)
-        self._held: collections.deque[list[int]] = collections.deque()  # [seq, ticket, released] not yet acked, in order
+        # [seq, message held (None: not held), released] not yet acked, in order
+        self._held: collections.deque[list[Any]] = collections.deque()
         self.connected = False
         self.awaiting_reply = False
         self._down = False  # our sends failed: restart the session when the peer is heard again
@@ -171,14 +172,17 @@ class Link:
         """Reliable messages not yet acknowledged: in flight and waiting (our HELLO not counted)."""
         return len(self.tx.unsent) + sum(not isinstance(p.msg, Hello) for p in self.tx.inflight)
 
-    def release(self, receipt: int | None, now: float) -> bool:
-        """With `hold_acks`: the message delivered with `receipt` is durable, so it may be
-        acknowledged (with everything before it that is released too). A receipt from before
-        the peer restarted its sequence (a new session) is void: the peer sends that message
-        again. True when the ACK field moved (an ack is then owed: `outgoing()` carries it)."""
+    def release(self, msg: Message | None, now: float) -> bool:
+        """With `hold_acks`: the delivered message `msg` (that very object: it is its own receipt)
+        is durable, so it may be acknowledged (with everything before it that is released too).
+        One delivered before the peer restarted its sequence (a new session) is void: the peer
+        sends it again. True when the ACK field moved (an ack is then owed: `outgoing()` carries
+        it); False for anything not held (released already, void, or never held)."""
+        if msg is None:
+            return False
         for entry in self._held:
-            if entry[1] == receipt:
-                entry[2] = 1
+            if entry[1] is msg:
+                entry[1], entry[2] = None, 1
                 break
         else:
             return False
@@ -193,19 +197,18 @@ class Link:
             self._ack_owed = True
         return moved
 
-    def _consumed(self, seq: int, hold: bool) -> int | None:
-        """Frame `seq` was taken in order: ack it now, or (held) once release() says so; the
-        ack never passes a held frame. Returns the receipt of a held frame."""
-        self._ack_owed = True
-        if hold:
-            self._tickets += 1
-            self._held.append([seq, self._tickets, 0])
-            return self._tickets
-        if self._held:
-            self._held.append([seq, 0, 1])
+    def _consumed(self, seq: int, held: Message | None = None) -> None:
+        """Frame `seq` was taken in order: ack it now, or (`held`: the message it carried) once
+        release() names that message; the ack never passes a held frame. Nothing is owed while
+        the ACK field cannot move: an ack repeating the last one would tell the peer nothing
+        and cost it a wake-up on every card."""
+        if held is not None:
+            self._held.append([seq, held, 0])
+        elif self._held:
+            self._held.append([seq, None, 1])  # acknowledged with the held ones before it
         else:
             self._rx_acked = seq
-        return None
+            self._ack_owed = True
 
     def _restart_rx(self, seq: int) -> None:
         """The peer's HELLO numbered `seq` starts its sequence again: expect seq + 1; what was
@@ -268,15 +271,16 @@ class Link:
         return frames
 
     def next_deadline(self) -> float | None:
-        times: list[float | None] = [self.tx.deadline, self._silence_due()]
-        if self.connected and self.heartbeat_interval is not None:
-            times.append(self._last_tx + self.heartbeat_interval)
-        if self.decoder.pending and self._last_byte is not None:
-            times.append(self._last_byte + self.idle_flush)
-        if self._tamper_held[0]:
-            times.append(self._tamper_quiet_until)
-        due = [t for t in times if t is not None]
-        return min(due) if due else None
+        # asked after every read and write (the driver re-arms its timer): no lists on the way
+        due = self.tx.deadline
+        for t in (self._silence_due(),
+                  self._last_tx + self.heartbeat_interval if self.connected and self.heartbeat_interval is not None
+                  else None,
+                  self._last_byte + self.idle_flush if self.decoder.pending and self._last_byte is not None else None,
+                  self._tamper_quiet_until if self._tamper_held[0] else None):
+            if t is not None and (due is None or t < due):
+                due = t
+        return due
 
     def reset(self, boot_id: int | None = None) -> None:
         """Forget the session and everything queued (a reboot, or a host reopening the port).
@@ -311,10 +315,13 @@ class Link:
         """Encode and queue one frame; with a key it is signed (unless `plain`: the refusals
         a side without a session key can only send in the clear)."""
         ack, ack_flag = self._ack_field()
-        frame = Frame(msg_type, seq, ack, flags | ack_flag, payload)
-        data = encode_frame(frame) if self.auth is None or plain else self.auth.encode(frame, hello_request)
-        if data is None:
-            return  # nothing but a HELLO goes out before the session key exists
+        if self.auth is None or plain:
+            data = plain_frame_bytes(msg_type, seq, ack, flags | ack_flag, payload)
+        else:
+            signed = self.auth.encode(Frame(msg_type, seq, ack, flags | ack_flag, payload), hello_request)
+            if signed is None:
+                return  # nothing but a HELLO goes out before the session key exists
+            data = signed
         self._out.append(data)
         self.stats["frames_out"] += 1
         self._ack_owed = False
@@ -325,7 +332,7 @@ class Link:
         self._emit(pending.msg_type, pending.seq, FLAG_RELIABLE, pending.payload, now, hello_request=hello_request)
 
     def _transmit_unreliable(self, msg: Message, now: float, plain: bool = False) -> None:
-        msg_type, payload = pack(msg)
+        msg_type, payload = _ACK if type(msg) is Ack else pack(msg)
         self._emit(msg_type, self.tx.next_seq, 0, payload, now, plain=plain)
 
     def _nak(self, seq: int, reason: NakReason, plain: bool = False) -> None:
@@ -404,18 +411,19 @@ class Link:
         try:
             msg = unpack(frame.msg_type, frame.payload)
         except UnknownMessageType as error:
-            self._consumed(frame.seq, hold=False)
+            self._consumed(frame.seq)
             self._nak(frame.seq, NakReason.UNKNOWN_TYPE)
             return self._violation(f"seq {frame.seq}: {error}")
         except MalformedPayload as error:
-            self._consumed(frame.seq, hold=False)
+            self._consumed(frame.seq)
             self._nak(frame.seq, NakReason.MALFORMED)
             return self._violation(f"seq {frame.seq}: {error}")
         if not msg.RELIABLE or isinstance(msg, Hello):
-            self._consumed(frame.seq, hold=False)
+            self._consumed(frame.seq)
             return self._violation(f"seq {frame.seq}: {type_name(frame.msg_type)} sent as a sequenced frame")
         self.stats["delivered"] += 1
-        return [Delivered(msg, self._consumed(frame.seq, hold=self.hold_acks))]
+        self._consumed(frame.seq, msg if self.hold_acks else None)
+        return [msg]  # delivered as itself: no wrapper on the way to the driver
 
     def _repeat_differs(self, frame: Frame, taken: tuple[int, bytes], now: float) -> list[LinkEvent]:
         """A frame with a SEQ already taken and other contents: one of the two is not the
@@ -647,7 +655,7 @@ class Link:
         # sent again: an ordinary frame
         if self.rx_expected is not None and frame.seq == self.rx_expected:
             self.rx_expected = (self.rx_expected + 1) % SEQ_MOD
-            self._consumed(frame.seq, hold=False)
+            self._consumed(frame.seq)
             if frame.ack_valid:
                 self.tx.acked(frame.ack, now)
         self._ack_owed = True

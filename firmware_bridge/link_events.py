@@ -1,18 +1,10 @@
-"""What the link reports to whoever drives it (a host driver or a virtual firmware)."""
+"""What the link reports to whoever drives it (a host driver or a virtual firmware): the peer's
+messages themselves, and these events about the session."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from firmware_bridge.messages import Hello, Message
-
-
-@dataclass(frozen=True)
-class Delivered:
-    """A message from the peer, exactly once per sender sequence number. With the link's
-    `hold_acks`, `receipt` is what `Link.release` takes once the message is durable (it is not
-    acknowledged before); otherwise None (acknowledged at once)."""
-    msg: Message
-    receipt: int | None = None
 
 
 @dataclass(frozen=True)
@@ -85,5 +77,8 @@ class SessionRefused:
     reason: str
 
 
-LinkEvent = (Delivered | Connected | PeerRebooted | SendFailed | SessionFailed | ProtocolViolation | PeerSilent
+# A message from the peer is delivered as itself (a Message), exactly once per sender sequence
+# number. With the link's `hold_acks` it is not acknowledged before `Link.release(msg)` says it
+# is durable; otherwise it is acknowledged at once.
+LinkEvent = (Message | Connected | PeerRebooted | SendFailed | SessionFailed | ProtocolViolation | PeerSilent
              | Tampered | SessionRefused)

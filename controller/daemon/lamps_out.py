@@ -21,10 +21,16 @@ class LampOutput:
         self.lights = lights  # a drivers.lights.LightsDriver (or anything with desired/set_lamps/all_off)
         self.ids = lamp_ids(game_key)
         self.names = {wire_id: name for name, wire_id in self.ids.items()}
+        self._handed: dict[str, str] | None = None  # the last picture handed to the driver (this is its only writer)
 
     def show(self, picture: Mapping[str, str]) -> None:
-        """The lamps of `picture` as they should be; the driver sends what the board lacks."""
+        """The lamps of `picture` as they should be; the driver sends what the board lacks
+        (also after a reconnect: it keeps what is wanted). The picture the driver was handed
+        last is not mapped and compared again: most cards change no lamp."""
+        if picture == self._handed:
+            return
         self.lights.set_lamps({self.ids[name]: WIRE_PATTERN[pattern] for name, pattern in picture.items()})
+        self._handed = dict(picture)
 
     @property
     def shown(self) -> dict[str, str]:
@@ -34,4 +40,5 @@ class LampOutput:
 
     def all_off(self) -> None:
         """The safe picture at shutdown: every lamp off (the board keeps it until told otherwise)."""
+        self._handed = None
         self.lights.all_off()

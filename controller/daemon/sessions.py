@@ -224,7 +224,7 @@ class DeviceSessions:
             out.inputs.append(i.CardDisputed(e.detail, e.disputed))
 
     def _card_drawn(self, s: Session, e: ev.CardDrawn, out: Translation) -> None:
-        out.inputs.append(i.Card(e.code, e.draw_counter, e.double_draw, e.misread))
+        out.inputs.append(e)  # the table's card input as it is (controller/table/inputs.py Card)
 
     def _shoe_status(self, s: Session, e: ev.ShoeStatusHeard, out: Translation) -> None:
         heard = {name: bool(getattr(e, name)) for name in STATUS_FIELDS}

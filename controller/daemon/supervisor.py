@@ -63,6 +63,12 @@ class Supervisor:
 
     def refresh(self, now: float | None = None) -> None:
         """READY=1 when it becomes due; STATUS= when the line changed (paced from the loop)."""
+        if now is not None and self.ready and self._sent_at is not None and now < self._sent_at + STATUS_EVERY_S:
+            # within the pace nothing could go out: the timer looks at the line once it may, so
+            # a burst of cards does not build a line per reactor turn
+            if not self._status_timer.armed:
+                self._status_timer.at(self.reactor.now() + self._sent_at + STATUS_EVERY_S - now)
+            return
         became_ready = not self.ready and self._can_be_ready()
         line = self._line(self.ready or became_ready, self.note())
         self._status_timer.cancel()

@@ -1,15 +1,17 @@
 """What the table reacts to: device events and commands, as frozen dataclasses.
 
-These are the table's own types, independent of drivers/: the daemon turns each driver event
-(CardDrawn, ShoeStatusHeard, LinkDown ..., through its device sessions) and each panel button or socket request
-into one of these and passes it to `Table.handle`. Every input has already been journaled by
-the daemon when `handle` sees it.
+These are the table's own types but one: the daemon turns each driver event (ShoeStatusHeard,
+LinkDown ..., through its device sessions) and each panel button or socket request into one of
+these and passes it to `Table.handle`; a card is the shoe driver's CardDrawn itself (`Card`),
+handed on unchanged. Every input has already been journaled by the daemon when `handle` sees it.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
+
+from drivers.events import CardDrawn
 
 CommandSource = Literal["panel", "socket"]
 
@@ -59,16 +61,10 @@ COMMANDS: dict[str, CommandSpec] = {
 }
 
 
-@dataclass(frozen=True)
-class Card:
-    """A card left the shoe. `code` is the uint16 wire code (games.cards; 0 = no read).
-    `double_draw`: the shoe saw this card leave together with another one (each card of the
-    pair carries the flag). `misread`: the shoe saw a card leave but could not read it."""
-
-    code: int
-    draw_counter: int | None = None
-    double_draw: bool = False
-    misread: bool = False
+# A card left the shoe: the shoe driver's event itself, taken as it is (one form of a card
+# between the shoe's message and the table's Arrival). Card(code, draw_counter, double_draw,
+# misread): drivers.events.CardDrawn says what each field means.
+Card = CardDrawn
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from firmware_bridge.enums import DeviceKind, ErrorCode
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
-    Delivered,
     LinkEvent,
     PeerRebooted,
     PeerSilent,
@@ -246,8 +245,8 @@ class VirtualDevice:
 
     def _handle(self, events: Iterable[LinkEvent], now: float) -> None:
         for event in events:
-            if isinstance(event, Delivered):
-                self.on_message(event.msg, now)
+            if isinstance(event, Message):
+                self.on_message(event, now)
             else:
                 self._note(event)
 

@@ -17,7 +17,7 @@ from drivers.reconnect import Backoff
 from drivers.shoe import ShoeDriver
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Connected, Delivered, SendFailed
+from firmware_bridge.link_events import Connected, SendFailed
 from firmware_bridge.messages import Hello, ShoeStatus, StatusQuery
 
 WAIT = 15.0
@@ -51,7 +51,7 @@ class HandDevice:
     def _handle(self, events: list, now: float) -> None:
         self.events += events
         for event in events:
-            if isinstance(event, Delivered) and isinstance(event.msg, StatusQuery):
+            if isinstance(event, StatusQuery):
                 self.link.send(self.status, now)
 
     def run_until(self, condition, what: str) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.frame import FrameDecoder
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Delivered
-from firmware_bridge.messages import Hello, unpack
+from firmware_bridge.messages import Hello, Message, unpack
 
 HOST_HELLO = Hello(DeviceKind.HOST, boot_id=100, serial="table-7")
 SHOE_HELLO = Hello(DeviceKind.SHOE, boot_id=0xABCD0001, serial="SHOE-1", firmware=(1, 4, 2))
@@ -71,4 +70,4 @@ class Wire:
         return events
 
     def delivered(self, name: str) -> list:
-        return [e.msg for e in self.take(name) if isinstance(e, Delivered)]
+        return [e for e in self.take(name) if isinstance(e, Message)]

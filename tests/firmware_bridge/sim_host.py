@@ -19,7 +19,6 @@ import serial
 
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Delivered
 from firmware_bridge.messages import Hello
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -168,10 +167,10 @@ class Host:
 
     def wait_messages(self, kind, count: int = 1) -> list:
         def enough(events):
-            return sum(isinstance(e, Delivered) and isinstance(e.msg, kind) for e in events) >= count
+            return sum(isinstance(e, kind) for e in events) >= count
         events = self.wait_for(enough, f"{count} {kind.__name__}")
-        self.events = [e for e in events if not (isinstance(e, Delivered) and isinstance(e.msg, kind))]
-        return [e.msg for e in events if isinstance(e, Delivered) and isinstance(e.msg, kind)]
+        self.events = [e for e in events if not isinstance(e, kind)]
+        return [e for e in events if isinstance(e, kind)]
 
     def wait_event(self, kind) -> object:
         events = self.wait_for(lambda evs: any(isinstance(e, kind) for e in evs), kind.__name__)

@@ -9,13 +9,12 @@ from firmware_bridge.frame import SYNC, Frame, encode_frame
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
-    Delivered,
     PeerRebooted,
     PeerSilent,
     ProtocolViolation,
     SendFailed,
 )
-from firmware_bridge.messages import Ack, CardRead, Hello, LampSet, Nak, ShoeStatus, StatusQuery
+from firmware_bridge.messages import Ack, CardRead, Hello, LampSet, Message, Nak, ShoeStatus, StatusQuery
 
 CARDS = [CardRead(0x0101 + i, draw_counter=i + 1, device_ms=1000 * i) for i in range(12)]
 
@@ -232,7 +231,7 @@ def test_lost_hello_reply_is_resent_without_duplicating_what_followed():
     wire.connect()
     assert wire.take("host") == []
     wire.advance(0.3)  # the host's HELLO times out and goes again; the device answers again
-    assert wire.take("host") == [Connected(SHOE_HELLO), Delivered(CARDS[0])]
+    assert wire.take("host") == [Connected(SHOE_HELLO), CARDS[0]]
     wire.advance(1.0)
     assert wire.delivered("host") == []
 
@@ -336,7 +335,7 @@ def test_false_header_in_garbage_is_flushed_after_an_idle_moment():
     garbage = SYNC + bytes([200, 200 ^ 0xFF])
     assert wire.host.receive(garbage + card, wire.now) == []
     assert wire.host.next_deadline() == pytest.approx(wire.now + 0.05)
-    assert wire.host.poll(wire.now + 0.05) == [Delivered(CARDS[0])]
+    assert wire.host.poll(wire.now + 0.05) == [CARDS[0]]
 
 
 def test_link_owned_messages_cannot_be_sent_by_the_caller():
@@ -408,10 +407,10 @@ def test_reconnects_and_reboots_under_loss_every_card_is_delivered_or_a_gap(seed
         for event in events:
             if isinstance(event, PeerRebooted):
                 seen.clear()  # as the driver does: a new boot
-            if not isinstance(event, Delivered) or seen.get(event.msg.draw_counter) == event.msg:
+            if not isinstance(event, Message) or seen.get(event.draw_counter) == event:
                 continue  # a resend of a card already delivered: the driver drops it
-            n = event.msg.draw_counter
-            seen[n] = event.msg
+            n = event.draw_counter
+            seen[n] = event
             verdict = counter.check_card(n)
             assert verdict is None or isinstance(verdict, Unheard)  # the count never goes back
             if isinstance(verdict, Unheard):

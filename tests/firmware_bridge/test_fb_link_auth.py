@@ -13,13 +13,12 @@ from firmware_bridge.link import TAMPER_REPORT_INTERVAL, Link
 from firmware_bridge.link_auth import COUNTER_RENEW_AT
 from firmware_bridge.link_events import (
     Connected,
-    Delivered,
     PeerRebooted,
     ProtocolViolation,
     SessionRefused,
     Tampered,
 )
-from firmware_bridge.messages import CardRead, Hello, Nak, StatusQuery, pack
+from firmware_bridge.messages import CardRead, Hello, Message, Nak, StatusQuery, pack
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))
@@ -114,7 +113,7 @@ def test_without_a_key_an_injected_card_displaces_the_real_one():
     wire.device.send(CARDS[0], wire.now)
     wire.pump()
     events = wire.take("host")
-    assert [e.msg for e in events if isinstance(e, Delivered)] == [CardRead(0x0213, 1, 0)]
+    assert [e for e in events if isinstance(e, Message)] == [CardRead(0x0213, 1, 0)]
     assert [e.disputed.seq for e in events if isinstance(e, Tampered) and e.disputed] == [1]
 
 
@@ -138,7 +137,7 @@ def test_a_frame_played_again_in_the_session_is_a_replay():
     wire, recorded = a_card_dealt()
     events = wire.host.receive(recorded, wire.now)
     (report,) = tampered(events)
-    assert "replay" in report.detail and not [e for e in events if isinstance(e, Delivered)]
+    assert "replay" in report.detail and not [e for e in events if isinstance(e, Message)]
 
 
 def test_a_recorded_card_is_refused_when_its_seq_comes_round_again():
@@ -150,7 +149,7 @@ def test_a_recorded_card_is_refused_when_its_seq_comes_round_again():
     assert wire.host.rx_expected == decoded(old).seq
     wire.take("host")
     events = wire.host.receive(old, wire.now)
-    assert tampered(events) and not [e for e in events if isinstance(e, Delivered)]
+    assert tampered(events) and not [e for e in events if isinstance(e, Message)]
 
 
 def test_a_recorded_card_cannot_be_replayed_into_a_later_session():
@@ -161,7 +160,7 @@ def test_a_recorded_card_cannot_be_replayed_into_a_later_session():
     forged = encode_frame(replace(decoded(recorded), seq=wire.host.rx_expected))  # even with the SEQ fixed up
     for data in (recorded, forged):
         events = wire.host.receive(data, wire.now)
-        assert not [e for e in events if isinstance(e, Delivered)]
+        assert not [e for e in events if isinstance(e, Message)]
     assert wire.host.stats["tampered"] == 2
 
 
@@ -182,7 +181,7 @@ def test_a_recorded_hello_request_played_to_the_host_is_no_reboot():
     events = wire.host.receive(old_request, wire.now)
     assert events == []  # answered, but no PeerRebooted for boot 0xFEED
     wire.advance(1.0)
-    assert not [e for e in wire.take("host") if isinstance(e, (PeerRebooted, Connected, Delivered))]
+    assert not [e for e in wire.take("host") if isinstance(e, (PeerRebooted, Connected, Message))]
 
 
 def test_the_answering_side_reports_the_session_only_when_the_requester_is_heard():
@@ -238,7 +237,7 @@ def test_mismatched_keys_are_refused_on_both_sides(host_key, device_key, host_re
 def test_a_frame_reflected_back_to_its_sender_is_refused():
     wire, recorded = a_card_dealt()
     events = wire.device.receive(recorded, wire.now)
-    assert tampered(events) and not [e for e in events if isinstance(e, Delivered)]
+    assert tampered(events) and not [e for e in events if isinstance(e, Message)]
 
 
 def test_a_flood_of_forgeries_is_reported_once_a_second_with_its_count():

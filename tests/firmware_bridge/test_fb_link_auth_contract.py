@@ -12,13 +12,12 @@ from firmware_bridge.frame import FLAG_ACK_VALID, FLAG_AUTH, FLAG_RELIABLE, MAC_
 from firmware_bridge.link import Link
 from firmware_bridge.link_events import (
     Connected,
-    Delivered,
     PeerSilent,
     ProtocolViolation,
     SessionRefused,
     Tampered,
 )
-from firmware_bridge.messages import Ack, CardRead, Nak, StatusQuery, pack
+from firmware_bridge.messages import Ack, CardRead, Message, Nak, StatusQuery, pack
 
 KEY = bytes(range(32))
 CARD = CardRead(0x0101, draw_counter=42, device_ms=74250)
@@ -95,7 +94,7 @@ def test_a_copy_of_the_answer_after_it_was_taken_is_acked_and_no_sign_of_life():
         silent += wire.host.poll(float(second) + 0.5)
         wire.host.outgoing_frames()
     assert [type(e) for e in silent if isinstance(e, PeerSilent)] == [PeerSilent]
-    assert not [e for e in silent if isinstance(e, (Tampered, Delivered))]
+    assert not [e for e in silent if isinstance(e, (Tampered, Message))]
 
 
 def test_the_answerer_sends_its_queue_under_the_session_key_right_after_its_answer():
@@ -109,7 +108,7 @@ def test_the_answerer_sends_its_queue_under_the_session_key_right_after_its_answ
     out = wire.device.outgoing_frames()
     assert frame_types(out) == ["Hello", "CardRead"] and decoded(out[1]).counter == 1
     events = wire.host.receive(b"".join(out), 0.0)
-    assert [type(e) for e in events] == [Connected, Delivered]
+    assert [type(e) for e in events] == [Connected, CardRead]
 
 
 def test_a_plain_not_connected_restarts_only_a_session_with_that_seq_unacknowledged():

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.frame import FLAG_AUTH, MAC_SIZE, MAX_PAYLOAD, Frame, encode_frame
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Delivered
-from firmware_bridge.messages import CardRead, Hello
+from firmware_bridge.messages import CardRead, Hello, Message
 
 KEY = bytes(range(32))
 HOST = Hello(DeviceKind.HOST, 0x1A2B3C4D, "tablectl")
@@ -110,7 +109,7 @@ def test_only_sent_cards_are_delivered_once_and_in_order(ops, chunk):
         events += host.receive(data[at:at + chunk], 0.0)
         host.outgoing()
     events += host.poll(0.5)
-    delivered = [e.msg for e in events if isinstance(e, Delivered)]
+    delivered = [e for e in events if isinstance(e, Message)]
     assert all(card in CARDS for card in delivered)
     counters = [card.draw_counter for card in delivered]
     assert counters == sorted(set(counters))
@@ -127,8 +126,8 @@ def test_a_genuine_session_with_forgeries_mixed_in_still_delivers_every_card(jun
     delivered = []
     for i, frame in enumerate(GENUINE):
         for event in host.receive(junk[i % len(junk)] + frame, 0.0):
-            if isinstance(event, Delivered):
-                delivered.append(event.msg)
+            if isinstance(event, Message):
+                delivered.append(event)
         host.outgoing()
-    delivered += [e.msg for e in host.poll(0.5) if isinstance(e, Delivered)]
+    delivered += [e for e in host.poll(0.5) if isinstance(e, Message)]
     assert delivered == CARDS

@@ -5,7 +5,7 @@ from fb_wire import Wire
 
 from firmware_bridge.enums import Msg
 from firmware_bridge.frame import Frame, FrameDecoder, encode_frame
-from firmware_bridge.link_events import Connected, Delivered, DisputedSeq, Tampered
+from firmware_bridge.link_events import Connected, DisputedSeq, Tampered
 from firmware_bridge.messages import CardRead, pack
 
 GENUINE = CardRead(0x0101, draw_counter=42, device_ms=74250)  # A♠
@@ -41,7 +41,7 @@ def test_a_forged_card_then_the_genuine_one_is_tamper_with_both_frames():
     forged = with_payload(genuine, FORGED)
     events = wire.host.receive(forged, wire.now) + wire.host.receive(genuine, wire.now)
     seq = FrameDecoder().feed(genuine)[0].seq
-    assert events[0] == Delivered(FORGED)  # it came first with the expected SEQ: nothing on the wire tells
+    assert events[0] == FORGED  # it came first with the expected SEQ: nothing on the wire tells
     (tamper,) = events[1:]
     assert isinstance(tamper, Tampered)
     assert tamper.disputed == DisputedSeq(seq, Msg.CARD, pack(FORGED)[1], Msg.CARD, pack(GENUINE)[1])
@@ -53,7 +53,7 @@ def test_the_genuine_card_then_a_forged_repeat_is_tamper_and_the_repeat_is_not_d
     wire = connected_wire()
     (genuine,) = card_frames(wire)
     events = wire.host.receive(genuine, wire.now) + wire.host.receive(with_payload(genuine, FORGED), wire.now)
-    assert events[0] == Delivered(GENUINE)
+    assert events[0] == GENUINE
     assert len(events) == 2 and isinstance(events[1], Tampered) and events[1].disputed is not None
     assert events[1].disputed.repeat_payload == pack(FORGED)[1]
 
@@ -73,7 +73,7 @@ def test_a_retransmission_with_the_same_contents_is_a_silent_duplicate():
     wire = connected_wire()
     (genuine,) = card_frames(wire)
     events = wire.host.receive(genuine, wire.now) + wire.host.receive(genuine, wire.now)
-    assert events == [Delivered(GENUINE)]
+    assert events == [GENUINE]
     assert wire.host.link_stats()["duplicates"] == 1 and wire.host.link_stats()["disputed"] == 0
 
 

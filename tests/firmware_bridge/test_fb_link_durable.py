@@ -5,8 +5,8 @@ listens they wait in a bounded queue. Time is explicit, nothing sleeps."""
 from fb_wire import HOST_HELLO, SHOE_HELLO, Wire
 
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Connected, Delivered, SendFailed, SessionFailed
-from firmware_bridge.messages import CardRead
+from firmware_bridge.link_events import Connected, SendFailed, SessionFailed
+from firmware_bridge.messages import CardRead, Message
 
 CARDS = [CardRead(0x0101 + i, draw_counter=i + 1, device_ms=1000 * i) for i in range(70)]
 
@@ -22,16 +22,17 @@ def durable_wire(queue_limit: int | None = None, **options) -> Wire:
 
 
 def receipts(events: list) -> list:
-    return [e.receipt for e in events if isinstance(e, Delivered)]
+    """The messages delivered: each is its own receipt (Link.release takes it)."""
+    return [e for e in events if isinstance(e, Message)]
 
 
 def release_as_delivered(wire: Wire) -> list:
     """What the daemon does: every delivered message is released (its commit fsynced) at once."""
     delivered = []
-    while events := [e for e in wire.take("host") if isinstance(e, Delivered)]:
+    while events := [e for e in wire.take("host") if isinstance(e, Message)]:
         for event in events:
-            wire.host.release(event.receipt, wire.now)
-        delivered += [e.msg for e in events]
+            wire.host.release(event, wire.now)
+        delivered += events
         wire.pump()
     return delivered
 
@@ -47,6 +48,36 @@ def test_a_delivered_card_is_acknowledged_only_once_released():
     wire.pump()
     assert not wire.device.tx.inflight
     assert not wire.host.release(receipt, wire.now)  # once only
+
+
+def test_the_delivered_message_itself_is_its_receipt():
+    """Only the very object the link delivered releases it: an equal message (the same card
+    decoded again, or made up) acknowledges nothing."""
+    wire = durable_wire()
+    wire.device.send(CARDS[0], wire.now)
+    wire.pump()
+    (card,) = receipts(wire.take("host"))
+    assert card == CARDS[0] and card is not CARDS[0]  # decoded from the wire: a new object
+    assert not wire.host.release(CardRead(**vars(card)), wire.now)
+    assert not wire.host.release(None, wire.now)
+    wire.pump()
+    assert [p.msg for p in wire.device.tx.inflight] == [CARDS[0]]
+    assert wire.host.release(card, wire.now)
+    wire.pump()
+    assert not wire.device.tx.inflight
+
+
+def test_a_held_card_costs_the_shoe_no_frame_until_released():
+    """An ack that could not move (the card is held) is not sent: it would tell the shoe
+    nothing. The release sends one."""
+    wire = durable_wire(heartbeat_interval=None)
+    wire.device.send(CARDS[0], wire.now)
+    (card,) = wire.host.receive(wire.device.outgoing(), wire.now)
+    assert card == CARDS[0] and wire.host.outgoing_frames() == []
+    assert wire.host.release(card, wire.now)
+    (ack,) = wire.host.outgoing_frames()
+    wire.device.receive(ack, wire.now)
+    assert not wire.device.tx.inflight
 
 
 def test_the_ack_never_passes_a_card_not_yet_released():
@@ -94,10 +125,10 @@ def test_the_retry_limit_ends_the_session_and_the_cards_go_again_in_order():
     restarted = Link(HOST_HELLO, hold_acks=True)  # a new daemon: a new host link, nothing received
     wire.host = restarted
     wire.connect()
-    delivered = [e for e in wire.take("host") if isinstance(e, Delivered)]
-    assert [e.msg for e in delivered] == CARDS[:4]
+    delivered = [e for e in wire.take("host") if isinstance(e, Message)]
+    assert delivered == CARDS[:4]
     for event in delivered:
-        restarted.release(event.receipt, wire.now)
+        restarted.release(event, wire.now)
     wire.pump()
     assert wire.device.queued() == 0
 
@@ -112,9 +143,9 @@ def test_a_receipt_from_before_a_new_session_acknowledges_nothing():
     wire.host.start(wire.now)  # e.g. the host restarts the session on the same port
     wire.pump()
     assert not wire.host.release(old, wire.now)
-    again = [e for e in wire.take("host") if isinstance(e, Delivered)]
-    assert [e.msg for e in again] == [CARDS[0]]  # the shoe driver drops it as a repeat
-    wire.host.release(again[0].receipt, wire.now)
+    again = [e for e in wire.take("host") if isinstance(e, Message)]
+    assert again == [CARDS[0]]  # the shoe driver drops it as a repeat
+    wire.host.release(again[0], wire.now)
     wire.pump()
     assert wire.device.queued() == 0
 
@@ -148,7 +179,8 @@ def test_a_host_without_hold_acks_acks_at_once_and_a_1_1_device_still_works():
     plain.connect()
     plain.device.send(CARDS[0], plain.now)
     plain.pump()
-    assert receipts(plain.take("host")) == [None] and not plain.device.tx.inflight
+    (card,) = receipts(plain.take("host"))
+    assert not plain.host.release(card, plain.now) and not plain.device.tx.inflight  # acknowledged on arrival, nothing held
 
 
 def test_a_refused_session_drops_nothing_on_a_1_2_device():

@@ -14,7 +14,7 @@ from firmware_bridge.auth import HelloSigner
 from firmware_bridge.enums import DeviceKind, ErrorCode
 from firmware_bridge.frame import FLAG_ACK_VALID, FLAG_RELIABLE, Frame, FrameDecoder, encode_frame
 from firmware_bridge.link import Link
-from firmware_bridge.link_events import Connected, Delivered, SessionFailed
+from firmware_bridge.link_events import Connected, SessionFailed
 from firmware_bridge.messages import (
     Ack,
     BetSpace,
@@ -23,6 +23,7 @@ from firmware_bridge.messages import (
     Error,
     Hello,
     Layout,
+    Message,
     ShoeStatus,
     Space,
     SpaceQuery,
@@ -100,8 +101,8 @@ def handshake(host: Link, shoe: Link) -> list[tuple[str, bytes]]:
     move("shoe", shoe, host)
     move("host", host, shoe)
     # with keys the shoe reports the session once the host is heard under the session key
-    assert [type(e) for e in events["shoe"]] == [Connected, Delivered]
-    assert events["host"][1:] == [Delivered(ShoeStatus(41, 73_000)), Delivered(CardRead(0x0101, 42, 74_250))]
+    assert [type(e) for e in events["shoe"]] == [Connected, StatusQuery]
+    assert events["host"][1:] == [ShoeStatus(41, 73_000), CardRead(0x0101, 42, 74_250)]
     return wire
 
 
@@ -208,10 +209,10 @@ def kept_card() -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes]]]:
     move("host", restarted, shoe, [])
     shoe.send(ShoeStatus(43, 76_000), now)  # the shoe answers the query
     move("shoe", shoe, restarted, host_events)
-    delivered = [e for e in host_events if isinstance(e, Delivered)]
-    assert [e.msg for e in delivered] == [card, ShoeStatus(43, 76_000)]
+    delivered = [e for e in host_events if isinstance(e, Message)]
+    assert delivered == [card, ShoeStatus(43, 76_000)]
     for event in delivered:  # both journaled, one fsynced commit: now they are acknowledged
-        restarted.release(event.receipt, now)
+        restarted.release(event, now)
     move("host", restarted, shoe, [])
     assert shoe.queued() == 0
     return before, after
@@ -249,11 +250,11 @@ def bets_session(host: Link, bets: Link) -> list[tuple[str, bytes]]:
         wire.extend((sender, frame) for frame in frames)
         events = dst.receive(b"".join(frames), 0.0)
         if sender == "bets":
-            heard.extend(e.msg for e in events if isinstance(e, Delivered))
+            heard.extend(e for e in events if isinstance(e, Message))
         else:
             for event in events:
-                if isinstance(event, Delivered) and isinstance(event.msg, SpaceQuery):
-                    if event.msg.space == 1:
+                if isinstance(event, SpaceQuery):
+                    if event.space == 1:
                         bets.send(Space(1, 1, 9_000, (FOREIGN_CHIP,)), 0.0)
                     else:
                         bets.send(Error(ErrorCode.BAD_SPACE, "space 7 does not exist (0-1)"), 0.0)

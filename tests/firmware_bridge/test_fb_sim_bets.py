@@ -98,8 +98,7 @@ def test_a_burst_beyond_the_queue_is_held_and_sent_when_there_is_room(start_sim,
 
     def every_space_final(events):
         last, layouts = {}, []
-        for event in events:
-            msg = getattr(event, "msg", None)
+        for msg in events:
             if isinstance(msg, Space):
                 last[msg.space] = msg
             elif isinstance(msg, Layout):

@@ -117,7 +117,7 @@ def test_door_cut_card_and_empty(start_sim, open_host):
     assert not status.door_open
     shoe.ok("draw", n=3)
     events = host.wait_for(lambda evs: len(evs) >= 5, "3 cards and 2 statuses")
-    kinds = [(type(e.msg).__name__, getattr(e.msg, "cut_card_seen", None), getattr(e.msg, "empty", None))
+    kinds = [(type(e).__name__, getattr(e, "cut_card_seen", None), getattr(e, "empty", None))
              for e in events]
     assert kinds == [("CardRead", None, None), ("CardRead", None, None), ("ShoeStatus", True, False),
                      ("CardRead", None, None), ("ShoeStatus", True, True)]

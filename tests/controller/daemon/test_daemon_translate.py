@@ -42,8 +42,10 @@ def inputs(translator, event):
 
 
 def test_a_card_and_its_record(translator):
-    out = translator.translate(shoe(ev.CardDrawn, code=0x0101, draw_counter=5, device_time=9, double_draw=True))
-    assert out.inputs == [i.Card(0x0101, 5, double_draw=True, misread=False)]
+    event = shoe(ev.CardDrawn, code=0x0101, draw_counter=5, device_time=9, double_draw=True)
+    out = translator.translate(event)
+    assert out.inputs == [i.Card(0x0101, 5, double_draw=True, misread=False, device_time=9, at=event.at)]
+    assert out.inputs[0] is event  # the table takes the shoe's event itself: no copy of the card
     assert out.record == {"device": "shoe", "event": "CardDrawn", "code": 0x0101, "draw_counter": 5,
                           "device_time": 9, "double_draw": True, "misread": False}
 
