@@ -39,6 +39,7 @@ from controller.journal.kinds import RecordKind as R
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.bet_board import BetBoard
+from controller.table.california import BANK
 from controller.table.cards import CardFlow
 from controller.table.chip_registry import ChipRegistry
 from controller.table.commands import Commands
@@ -91,8 +92,9 @@ class Table:
         self.integrity = ShoeIntegrity(game, self.decks, settings, self.shoe)
         self.lamps = LampBoard(game.key, self.shoe, self.link, self.panel, self.bank, self.integrity)
         self.registry = ChipRegistry()
-        self.board = BetBoard(game, self.registry, settings.chip_unit)
-        self.wagers = RoundWagers(game, settings, self.board)
+        banked = self.bank is not None and settings.collection_schedule is not None
+        self.board = BetBoard(game, self.registry, settings.chip_unit, extra_spaces=(BANK,) if banked else ())
+        self.wagers = RoundWagers(game, settings, self.board, self.bank)
         self.round = RoundInPlay(game, self.decks, settings, shoe=self.shoe, counter=self.counter, link=self.link,
                                  panel=self.panel, holds=self.holds, bank=self.bank, timer=self.timer,
                                  integrity=self.integrity, lamps=self.lamps, wagers=self.wagers)
