@@ -25,11 +25,11 @@ from games.baccarat.california.fees import Fees, schedule
 from games.baccarat.california.round_money import PlayerDealerMoney, PlayerDealerTable
 from games.baccarat.california.settlement import RULING as BANK_RULING
 from games.baccarat.california.settlement import check_bank
+from games.baccarat.california.stakes import BANK  # its space in the layout, and its key in `wagers`
 from games.baccarat.california.stakes import Stake as SpaceStake
 from games.money import MoneyRules, Stake, format_amount
 from games.round import BetResult
 
-BANK = "bank"  # the player-dealer's space in the bet sensor's layout, and its key in `wagers`
 TYPE_OF_GAME = "fortune7 Type of Game"
 LIMITS = "fortune7 Wagering Limits and Collection Fees"
 __all__ = ["BANK", "BANK_RULING", "FEES_RULING", "LIMITS", "TYPE_OF_GAME", "BankStake", "California"]

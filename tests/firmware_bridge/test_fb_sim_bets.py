@@ -132,3 +132,12 @@ def test_bad_options_are_named(sim_dir):
     run = subprocess.run([sys.executable, "-m", "cli", "sim", "--help"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert "bets" in run.stdout
+
+
+def test_a_player_dealer_game_has_a_bank_space_at_every_seat_after_the_wagers():
+    from firmware_bridge.sim.bets import game_layout
+
+    layout = game_layout("fortune7", seats=2)
+    assert [(s.space, s.seat, s.name) for s in layout[-2:]] == [(10, 1, "bank"), (11, 2, "bank")]
+    assert [s.name for s in layout[:5]] == list(get_game("fortune7").wagers)
+    assert all(s.name != "bank" for s in game_layout("fortune6"))
