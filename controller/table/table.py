@@ -21,6 +21,7 @@ ones built before it:
     LampBoard    the lamp view (the whole picture, every input) lamps.py
     ChipRegistry the cage's chips by UID                        chip_registry.py
     BetBoard     the bet sensor's layout and live readings      bet_board.py
+    California   Fortune 7's bank and fees (rulings 25, 26)     california.py
     RoundWagers  the round's wagers, settlement, payout check   wagers.py
     RoundInPlay  the round machine, the round, its fate         round_in_play.py
     CardFlow     cards from the shoe                            cards.py
