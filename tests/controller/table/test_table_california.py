@@ -4,9 +4,13 @@ command, the fees taken before the deal, the bank walked at settlement, the rota
 seat, a holder with no stake passing the position, a void returning fees and wagers, the payout
 check on the bank's space, and a restart between the result and the confirm. A real Table fed
 the inputs the daemon gives it (the table is pure: nothing is mocked)."""
+import random
 from fractions import Fraction
 
-from money_helpers import Sensor
+from hypothesis import HealthCheck, settings
+from hypothesis import given as hypothesis_given
+from hypothesis import strategies as st
+from money_helpers import Sensor, deal_to_result
 from table_helpers import Run
 
 from controller.table import inputs as i
@@ -15,6 +19,7 @@ from controller.table.effects import Journal
 from controller.table.money_recovery import RecoveredMoney
 from controller.table.recovery import TableRecovery
 from controller.table.settings import SettingsError, TableSettings
+from games.baccarat.california.fees import schedule as fees_schedule
 from games.registry import get_game
 
 PLAYER_WINS = ("As", "Kh", "8h", "Ks")  # Player 9, Banker 0: naturals, no third card
@@ -348,3 +353,61 @@ def test_a_result_journaled_without_its_settlement_is_settled_by_the_bank_at_the
     again.effects += again.last
     (money,) = again.journal("settlement")
     assert money == owed and money["bank"]["exhausted_at"] == 0
+
+
+# ---------------------------------------------------------------- over random rounds
+
+SPACES = ("player", "banker", "tie", "one_up", "fortune7")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hypothesis_given(data=st.data())
+def test_the_banks_money_is_conserved_over_random_rounds(data):
+    """Bettors, the player-dealer and the house net zero; the bank stays within [0, 2S] and its
+    net within ±S; every wager after the exhausting one is returned whole; the house nets the fees
+    taken (0 on a void); whoever banks has a stake, and the position moves every two hands."""
+    option = data.draw(st.sampled_from([1, 3, 9, 21, 24]), label="option")
+    run, _ = california(option=option, sensor=False)
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    table = fees_schedule(option)
+    amounts = st.integers(int(table.minimum), int(table.maximum)).map(Fraction)
+    hands: dict[int, int] = {}
+    for _ in range(data.draw(st.integers(1, 4), label="rounds")):
+        assert run.cmd("place_bets").ok
+        holder = run.table.snapshot()["player_dealer"]["seat"]
+        stake = data.draw(st.integers(1, 400), label="bank")
+        given(run, holder, f"bank={stake}")
+        others = [seat for seat in range(1, 8) if seat != holder]
+        wagers = data.draw(st.lists(st.tuples(st.sampled_from(others),
+                                              st.sampled_from(SPACES), amounts),
+                                    max_size=8, unique_by=lambda w: (w[0], w[1])), label="wagers")
+        for seat in sorted({seat for seat, _, _ in wagers}):
+            given(run, seat, *[f"{bet}={amount}" for s, bet, amount in wagers if s == seat])
+        assert run.cmd("no_more_bets").ok
+        fees = Fraction(wagers_of(run)["fees"]["total"])
+        if data.draw(st.integers(0, 7), label="void") == 0:
+            run.key()
+            assert run.cmd("void", kind="order_altered").ok
+            run.key(False)
+        else:
+            deal_to_result(run, rng)
+        money = settlement(run)
+        conserved(money)
+        pd = money["player_dealer"]
+        assert (pd["seat"], pd["stake"]) == (holder, str(stake))
+        assert Fraction(money["house_net"]) == (0 if money["void"] else fees)
+        assert abs(Fraction(pd["net"])) <= stake and Fraction(pd["back"]) == stake + Fraction(pd["net"])
+        for row in money["wagers"]:
+            assert Fraction(row["covered"]) + Fraction(row["returned"]) == Fraction(row["stake"])
+            assert Fraction(row["back"]) == Fraction(row["stake"]) + Fraction(row["net"]) >= 0
+        if not money["void"]:
+            after = [Fraction(b) for b in money["bank"]["after"]]
+            assert all(0 <= b <= 2 * stake for b in after)
+            exhausted = money["bank"]["exhausted_at"]
+            if exhausted is not None:
+                assert after[exhausted] == 0
+                assert all(r["net"] == "0" and r["returned"] == r["stake"] for r in money["wagers"][exhausted + 1:])
+        if run.state == m.RESULT:
+            assert run.cmd("confirm").ok
+            hands[holder] = hands.get(holder, 0) + 1
+        assert all(count <= 2 for count in hands.values())
