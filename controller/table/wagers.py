@@ -198,11 +198,12 @@ class RoundWagers:
             return None
         holder, stakes = self.bank.holder, self.bank_stakes()
         if holder is not None and holder in stakes:
-            return self.california.bank_refusal(holder, stakes[holder][0])
+            why = self.california.bank_refusal(holder, stakes[holder][0])
+            return None if why is None else f"seat {holder}'s {BANK}: {why}"
         offered = [seat for seat in stakes if self.california.bank_refusal(seat, stakes[seat][0]) is None]
         if holder is None or self.bank.pass_on(out, offered) is None:
-            return (f"no player-dealer stake: seat {holder}'s {BANK} space is empty and no other player-dealer seat "
-                    f"has one, so no hand is dealt ({TYPE_OF_GAME}): the bank's stake is placed first")
+            return (f"no player-dealer stake: seat {holder} has none on its {BANK} space and no other player-dealer "
+                    f"seat has one, so no hand is dealt ({TYPE_OF_GAME}): the bank's stake is placed first")
         return None
 
     def freeze(self, out: Out, round_no: int, spots: Sequence[int]) -> Frozen:

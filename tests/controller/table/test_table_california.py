@@ -20,6 +20,7 @@ from controller.table.money_recovery import RecoveredMoney
 from controller.table.recovery import TableRecovery
 from controller.table.settings import SettingsError, TableSettings
 from games.baccarat.california.fees import schedule as fees_schedule
+from games.money import MoneyRules
 from games.registry import get_game
 
 PLAYER_WINS = ("As", "Kh", "8h", "Ks")  # Player 9, Banker 0: naturals, no third card
@@ -411,3 +412,13 @@ def test_the_banks_money_is_conserved_over_random_rounds(data):
             assert run.cmd("confirm").ok
             hands[holder] = hands.get(holder, 0) + 1
         assert all(count <= 2 for count in hands.values())
+
+
+def test_a_bank_that_is_not_whole_minor_units_is_refused_by_name():
+    run, _ = california(sensor=False, money=MoneyRules(Fraction(5)))  # a table whose smallest chip is 5
+    assert run.cmd("place_bets").ok
+    given(run, 1, "bank=102")
+    given(run, 2, "banker=10")
+    reply = run.cmd("no_more_bets")
+    assert not reply.ok and reply.message.startswith("no_more_bets: seat 1's bank: the player-dealer's stake 102")
+    assert run.state == m.BETTING
