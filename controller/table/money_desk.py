@@ -133,12 +133,13 @@ class MoneyDesk:
         self.reported_late, self.reported_removed = {}, {}
 
     def no_more_bets(self, args: Mapping, out: Out) -> None:
-        if self.round.state == m.BETTING:
-            why = self.book.choose_bank(out)
-            if why is not None:
-                raise Refusal(why)
+        bank = self.book.choose_bank() if self.round.state == m.BETTING else None
+        if isinstance(bank, str):
+            raise Refusal(bank)
         self._no_more_bets(args, out)
         rnd = self.round
+        if bank is not None and rnd.state == m.BETS_CLOSED and self.book.bank is not None:
+            self.book.bank.pass_to(out, bank)  # the holder declined: the position passed for this hand
         if rnd.state == m.BETS_CLOSED and self.book.frozen is None:
             frozen = self.book.freeze(out, rnd.current.number, rnd.current.spots)
             if out.reply is not None and out.reply.ok and (frozen.wagers or frozen.refused):

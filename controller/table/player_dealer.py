@@ -38,19 +38,19 @@ class PlayerDealer:
         self.turn = offer_bank(self.turn.offer_from, self.seats.seats, accepting)
         self.event(out, "offered")
 
-    def pass_on(self, out: Out, accepting: list[int]) -> int | None:
-        """The holder declines the hand (no stake on its bank space): the position is offered
-        clockwise from its left to the seats that accept (`accepting`: those with a stake).
-        The new holder, or None (nobody accepts: the turn stands as it was)."""
+    def passing(self, accepting: list[int]) -> BankTurn | None:
+        """If the holder declines the hand (no stake on its bank space): the turn of the first seat
+        clockwise from its left that accepts (`accepting`: those with a stake), or None."""
+        if self.turn.holder is None:
+            return None
+        turn = offer_bank(left_of(self.turn.holder), self.takers, accepting)
+        return turn if turn.holder is not None else None
+
+    def pass_to(self, out: Out, turn: BankTurn) -> None:
+        """The holder declined: `turn` (from `passing`) holds the position now."""
         passed = self.turn.holder
-        if passed is None:
-            return None
-        turn = offer_bank(left_of(passed), self.takers, accepting)
-        if turn.holder is None:
-            return None
         self.turn = turn
-        self.event(out, "passed", passed=passed)
-        return turn.holder
+        self.event(out, "passed", **({"passed": passed} if passed is not None else {}))
 
     def restore(self, seat: int | None, hands_left: int, offer_from: int) -> None:
         self.turn = BankTurn(seat, hands_left, offer_from)

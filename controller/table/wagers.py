@@ -36,6 +36,7 @@ from controller.table.money_recovery import RecoveredMoney, money_from_json, sig
 from controller.table.output import Out
 from controller.table.player_dealer import PlayerDealer
 from controller.table.settings import TableSettings
+from games.baccarat.california.rotation import BankTurn
 from games.money import BadAmount, BadWager, RoundMoney, Settled, Stake, check_stakes, format_amount, parse_amount
 from games.money.settle import SEATS_CLAUSE, seats_of
 from games.money.settle import settle as settle_money
@@ -189,11 +190,12 @@ class RoundWagers:
                     if r.bet == BANK and r.amount > 0 and not r.foreign and not r.overflow}
         return {seat: (bets[BANK], None) for seat, bets in sorted(self.commanded.items()) if BANK in bets}
 
-    def choose_bank(self, out: Out) -> str | None:
+    def choose_bank(self) -> BankTurn | str | None:
         """Before "No more bets" at a California table that takes money: the holder banks with the
         stake on its bank space; a holder with none declines, and the position passes clockwise
         to the first player-dealer seat with one (fortune7 Type of Game; rotation in docs/baccarat.md).
-        Returns why no hand can be dealt, or None."""
+        None: the holder banks (or no bank is needed); the turn the position passes to; or why no
+        hand can be dealt. Nothing changes until `MoneyDesk` applies it, once bets are closed."""
         if self.california is None or self.bank is None or not self.takes_money:
             return None
         holder, stakes = self.bank.holder, self.bank_stakes()
@@ -201,10 +203,11 @@ class RoundWagers:
             why = self.california.bank_refusal(holder, stakes[holder][0])
             return None if why is None else f"seat {holder}'s {BANK}: {why}"
         offered = [seat for seat in stakes if self.california.bank_refusal(seat, stakes[seat][0]) is None]
-        if holder is None or self.bank.pass_on(out, offered) is None:
+        turn = self.bank.passing(offered)
+        if turn is None:
             return (f"no player-dealer stake: seat {holder} has none on its {BANK} space and no other player-dealer "
                     f"seat has one, so no hand is dealt ({TYPE_OF_GAME}): the bank's stake is placed first")
-        return None
+        return turn
 
     def freeze(self, out: Out, round_no: int, spots: Sequence[int]) -> Frozen:
         """The wagers of record, journaled as one `wagers` record."""

@@ -422,3 +422,19 @@ def test_a_bank_that_is_not_whole_minor_units_is_refused_by_name():
     reply = run.cmd("no_more_bets")
     assert not reply.ok and reply.message.startswith("no_more_bets: seat 1's bank: the player-dealer's stake 102")
     assert run.state == m.BETTING
+
+
+def test_the_position_passes_only_when_bets_do_close():
+    run, _ = california(sensor=False)
+    assert run.cmd("place_bets").ok
+    given(run, 3, "bank=200")  # seat 1 holds the position and has no stake
+    given(run, 2, "banker=50")
+    run.send(i.ShoeLinkLost("unplugged"))
+    reply = run.cmd("no_more_bets")
+    assert not reply.ok and "shoe" in reply.message  # refused while the shoe is not heard: nothing passes
+    assert not run.journal("player_dealer") and run.table.snapshot()["player_dealer"]["seat"] == 1
+    run.send(i.ShoeLinkRestored(run.counter))
+    given(run, 1, "bank=100")  # the holder banks after all
+    assert run.cmd("no_more_bets").ok
+    assert not run.journal("player_dealer") and wagers_of(run)["player_dealer"]["seat"] == 1
+    assert {(r["seat"], r["bet"]) for r in wagers_of(run)["refused"]} == {(3, "bank")}
