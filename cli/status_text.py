@@ -104,6 +104,9 @@ def _money(money: dict) -> list[str]:
     if money.get("refused"):
         lines.append(_line("refused", " · ".join(f"{r.get('seat')} {r.get('bet')} {r.get('stake')}: {r.get('reason')}"
                                                  for r in money["refused"])))
+    bank = _bank(money)
+    if bank:
+        lines.append(_line("bank", bank))
     if money.get("payouts"):
         lines.append(_line("payouts", " · ".join(f"{w.get('seat')} {w.get('bet')} back {w.get('back')}"
                                                  for w in money["payouts"])))
@@ -111,6 +114,19 @@ def _money(money: dict) -> list[str]:
         lines.append(_line("MISPAY", f"seat {m.get('seat')} {m.get('bet')}: holds {m.get('found')}, should hold "
                                      f"{m.get('expected')} ({m.get('direction')})"))
     return lines
+
+
+def _bank(money: dict) -> str | None:
+    """Fortune 7's player-dealer: its seat and stake, the fees taken, the bank after settlement."""
+    pd, fees = money.get("player_dealer"), money.get("fees")
+    if not isinstance(pd, dict):
+        return None
+    parts = [f"seat {pd.get('seat')} banks {pd.get('stake')}"]
+    if isinstance(fees, dict):
+        parts.append(f"fees {fees.get('total')} (schedule {fees.get('option')})")
+    if "net" in pd:
+        parts.append(f"net {pd.get('net')}, its space back {pd.get('back')}")
+    return " · ".join(parts)
 
 
 def _held(held: dict) -> str:

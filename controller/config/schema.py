@@ -241,7 +241,8 @@ class Fortune7Config:
         (1, 2, 3, 4, 5, 6, 7), "the seats whose players take the player-dealer position in turn (every two hands, clockwise)")
     player_dealer_seat: int | None = key(
         None, "the first holder of the player-dealer position (default: the first of them from seat 1)", between(1, 7))
-    collection_schedule: int = key(1, "the collection fee schedule option in use (1-26)", between(1, 26))
+    collection_schedule: int = key(1, "the collection fee schedule option in use (1-26): its limits bound every wager, "
+                                      "its fees are taken before the deal", between(1, 26))
 
 
 ROUNDINGS = ("down", "half_down", "half_up")  # games.money.Rounding

@@ -4,7 +4,7 @@ from __future__ import annotations
 from controller.config.schema import Config
 from controller.table.settings import TableSettings
 from games.money import MoneyRules, Rounding, TableLimits
-from games.registry import get_game
+from games.registry import get_game, get_table_profile
 
 
 def table_settings(config: Config) -> TableSettings:
@@ -21,6 +21,7 @@ def table_settings(config: Config) -> TableSettings:
         spots=config.table.spots if game.uses_spots else (),
         player_dealer_seats=config.fortune7.player_dealer_seats,
         player_dealer_seat=config.fortune7.player_dealer_seat,
+        collection_schedule=config.fortune7.collection_schedule if get_table_profile(game.key).player_dealer else None,
         false_alarm_rate=config.integrity.false_alarm_rate,
         history_shoes=config.integrity.history_shoes,
         money=MoneyRules(config.money.minor_unit, Rounding(config.money.rounding)),

@@ -48,8 +48,10 @@ class SpaceReading:
 
 
 class BetBoard:
-    def __init__(self, game: Game, registry: ChipRegistry, chip_unit: Fraction):
+    def __init__(self, game: Game, registry: ChipRegistry, chip_unit: Fraction, extra_spaces: tuple[str, ...] = ()):
         self.game, self.registry, self.chip_unit = game, registry, chip_unit
+        # the layout's names: the game's wagers, then spaces of the table's own (Fortune 7's `bank`)
+        self.names = (*game.wagers, *extra_spaces)
         self.layout: dict[int, tuple[int, str]] = {}  # space id -> (seat, bet)
         self.raw: dict[int, i.SpaceChips] = {}  # space id -> the last reading
         # what the readings and chips came to, kept while neither they nor the registry change
@@ -79,7 +81,7 @@ class BetBoard:
         problems: list[str] = []
         layout: dict[int, tuple[int, str]] = {}
         for space, seat, bet in spaces:
-            if bet not in self.game.wagers:
+            if bet not in self.names:
                 problems.append(f"space {space}: {self.game.key} has no bet {bet!r}")
                 continue
             if (seat, bet) in layout.values():
@@ -133,7 +135,7 @@ class BetBoard:
 
     def readings(self) -> list[SpaceReading]:
         """Every space of the layout, in seat and layout order."""
-        order = list(self.game.wagers)
+        order = list(self.names)
         spaces = sorted(self.layout, key=lambda s: (self.layout[s][0], order.index(self.layout[s][1])))
         return [self.reading(space) for space in spaces]
 

@@ -52,8 +52,9 @@ COMMANDS: dict[str, CommandSpec] = {
     "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
                                "(the key must be on)"),
     "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
-    "wagers": CommandSpec("a seat's wagers while betting, each stake BET=AMOUNT (a table without a live bet sensor); "
-                          "an empty list clears them", {"seat": "int", "stakes": "list[str]"}),
+    "wagers": CommandSpec("a seat's wagers while betting, each stake BET=AMOUNT (a table without a live bet sensor; "
+                          "fortune7: bank=AMOUNT is the player-dealer's stake); an empty list clears them",
+                          {"seat": "int", "stakes": "list[str]"}),
     "chips_import": CommandSpec("the cage's chips into the registry, each row UID,VALUE,SET", {"chips": "list[str]"}),
     "chips_retire": CommandSpec("take chips out of service in the registry", {"uids": "list[str]"}),
     "chips": CommandSpec("the chip registry (or one chip)", optional={"uid": "str"}),

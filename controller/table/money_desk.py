@@ -22,6 +22,7 @@ from controller.journal.kinds import RecordKind as R
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.bet_board import BetBoard, SpaceReading
+from controller.table.california import BANK
 from controller.table.chip_registry import ChipError, ChipRegistry
 from controller.table.commands import Commands, Refusal
 from controller.table.money_recovery import RecoveredMoney
@@ -94,13 +95,15 @@ class MoneyDesk:
         """Chips added or taken away after "No more bets": late wager, wager removed."""
         frozen = self.book.frozen
         assert frozen is not None
-        if self.game.wagers[r.bet].stake_of is not None:
+        if r.bet in self.game.wagers and self.game.wagers[r.bet].stake_of is not None:
             return  # Fu Bacc's Play is placed after "No more bets", with the decision to play
         now = {uid for uid, _ in r.chips}
         key = (r.seat, r.bet)
         added = now - frozen.chips_then.get(key, frozenset()) - self.reported_late.setdefault(key, set())
         removed = frozen.staked.get(key, frozenset()) - now - self.reported_removed.setdefault(key, set())
         stake = next((w.stake for w in frozen.wagers if (w.seat, w.bet) == (r.seat, r.bet)), None)
+        if r.bet == BANK and frozen.bank is not None and frozen.bank.seat == r.seat:
+            stake = frozen.bank.stake
         shown = format_amount(stake) if stake is not None else "0"
         fields = {"seat": r.seat, "bet": r.bet, "space": r.space, "frozen": shown, "now": format_amount(r.amount)}
         if added:
@@ -153,8 +156,13 @@ class MoneyDesk:
         self.reported_late, self.reported_removed = {}, {}
 
     def no_more_bets(self, args: Mapping, out: Out) -> None:
+        bank = self.book.choose_bank() if self.round.state == m.BETTING else None
+        if isinstance(bank, str):
+            raise Refusal(bank)
         self._no_more_bets(args, out)
         rnd = self.round
+        if bank is not None and rnd.state == m.BETS_CLOSED and self.book.bank is not None:
+            self.book.bank.pass_to(out, bank)  # the holder declined: the position passed for this hand
         if rnd.state == m.BETS_CLOSED and self.book.frozen is None:
             frozen = self.book.freeze(out, rnd.current.number, rnd.current.spots)
             if out.reply is not None and out.reply.ok and (frozen.wagers or frozen.refused):
@@ -230,7 +238,7 @@ class MoneyDesk:
             what = "spot" if self.game.uses_spots else "seat"
             raise Refusal(f"{what} {seat} is not a {self.game.key} {what} ({seats[0]}-{seats[-1]}, {SEATS_CLAUSE})")
         try:
-            stakes = parse_stakes(self.game, seat, args.get("stakes", []))
+            stakes = parse_stakes(self.game, seat, args.get("stakes", []), self.book.california is not None)
         except ValueError as bad:
             raise Refusal(str(bad)) from None
         self.book.give(seat, stakes)

@@ -6,6 +6,7 @@ from controller.journal.kinds import RecordKind
 from controller.table.output import Out
 from controller.table.settings import TableSettings
 from games.baccarat.california.rotation import BankTurn, after_hand, first_turn, offer_bank
+from games.baccarat.california.seats import left_of
 from games.table_profile import PlayerDealer as Seats
 
 
@@ -37,13 +38,27 @@ class PlayerDealer:
         self.turn = offer_bank(self.turn.offer_from, self.seats.seats, accepting)
         self.event(out, "offered")
 
+    def passing(self, accepting: list[int]) -> BankTurn | None:
+        """If the holder declines the hand (no stake on its bank space): the turn of the first seat
+        clockwise from its left that accepts (`accepting`: those with a stake), or None."""
+        if self.turn.holder is None:
+            return None
+        turn = offer_bank(left_of(self.turn.holder), self.takers, accepting)
+        return turn if turn.holder is not None else None
+
+    def pass_to(self, out: Out, turn: BankTurn) -> None:
+        """The holder declined: `turn` (from `passing`) holds the position now."""
+        passed = self.turn.holder
+        self.turn = turn
+        self.event(out, "passed", **({"passed": passed} if passed is not None else {}))
+
     def restore(self, seat: int | None, hands_left: int, offer_from: int) -> None:
         self.turn = BankTurn(seat, hands_left, offer_from)
 
     def fields(self) -> dict:
         return {"seat": self.turn.holder, "hands_left": self.turn.hands_left, "offer_from": self.turn.offer_from}
 
-    def event(self, out: Out, event: str) -> None:
-        fields = self.fields()
+    def event(self, out: Out, event: str, **more: int) -> None:
+        fields = {**self.fields(), **more}
         out.journal(RecordKind.PLAYER_DEALER, {"event": event, **fields})
         out.publish("player_dealer", what=event, **fields)

@@ -43,6 +43,10 @@ class TableSettings:
     # command overrides the holder between hands.
     player_dealer_seats: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
     player_dealer_seat: int | None = None
+    # Fortune 7's collection fee schedule, option 1-26 (rulings 9, 25): with one, the table takes the
+    # player-dealer's bank and the fees (controller.table.california); None (code only: the daemon
+    # always sets [fortune7] collection_schedule): Fortune 7's wagers settle against the house.
+    collection_schedule: int | None = None
     # The shoe integrity checks (local ruling L7): how often a fairly shuffled shoe (a deck, on a
     # deck-per-round table) may be called, all checks together.
     false_alarm_rate: Fraction = DEFAULT_FALSE_ALARM_RATE
@@ -89,6 +93,11 @@ class TableSettings:
                                     f"{seats!r} is not a list of distinct seats {table[0]}..{table[-1]}")
             if self.player_dealer_seat is not None and self.player_dealer_seat not in seats:
                 raise SettingsError("player_dealer_seat", f"{self.player_dealer_seat!r} is not one of {seats}")
+        if self.collection_schedule is not None:
+            if player_dealer is None:
+                raise SettingsError("collection_schedule", f"{game.key} has no player-dealer: no collection schedule")
+            if not isinstance(self.collection_schedule, int) or not 1 <= self.collection_schedule <= 26:
+                raise SettingsError("collection_schedule", f"{self.collection_schedule!r} is not an option 1-26")
         return self
 
 

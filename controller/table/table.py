@@ -20,6 +20,7 @@ ones built before it:
     LampBoard    the lamp view (the whole picture, every input) lamps.py
     ChipRegistry the cage's chips by UID                        chip_registry.py
     BetBoard     the bet sensor's layout and live readings      bet_board.py
+    California   Fortune 7's bank and fees (rulings 25, 26)     california.py
     RoundWagers  the round's wagers, settlement, payout check   wagers.py
     RoundInPlay  the round machine, the round, its fate         round_in_play.py
     CardFlow     cards from the shoe                            cards.py
@@ -38,6 +39,7 @@ from controller.journal.kinds import RecordKind as R
 from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table.bet_board import BetBoard
+from controller.table.california import BANK
 from controller.table.cards import CardFlow
 from controller.table.chip_registry import ChipRegistry
 from controller.table.commands import Commands
@@ -88,8 +90,9 @@ class Table:
         self.integrity = ShoeIntegrity(game, self.decks, settings, self.shoe)
         self.lamps = LampBoard(game.key, self.shoe, self.counter, self.panel, self.bank, self.integrity)
         self.registry = ChipRegistry()
-        self.board = BetBoard(game, self.registry, settings.chip_unit)
-        self.wagers = RoundWagers(game, settings, self.board)
+        banked = self.bank is not None and settings.collection_schedule is not None
+        self.board = BetBoard(game, self.registry, settings.chip_unit, extra_spaces=(BANK,) if banked else ())
+        self.wagers = RoundWagers(game, settings, self.board, self.bank)
         self.round = RoundInPlay(game, self.decks, settings, shoe=self.shoe, counter=self.counter,
                                  panel=self.panel, holds=self.holds, bank=self.bank, timer=self.timer,
                                  integrity=self.integrity, lamps=self.lamps, wagers=self.wagers)

@@ -54,6 +54,7 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.sim.commands import Command, CommandError, Reply, arg_int
 from firmware_bridge.sim.device import VirtualDevice, common_arguments, run_device
+from games.baccarat.california.stakes import BANK
 from games.money import BadAmount, parse_amount
 from games.registry import DEFAULT_GAME, GAME_KEYS, get_game, get_table_profile
 
@@ -64,11 +65,16 @@ RETRY_S = 0.05  # how soon a change held back by a full queue is tried again
 
 
 def game_layout(game: str, seats: int | None = None) -> tuple[BetSpace, ...]:
-    """Every seat's spaces for `game`, ids 0, 1, ... seat by seat, in the game's wager order."""
-    count = seats or get_table_profile(game).spots or DEFAULT_SEATS
+    """Every seat's spaces for `game`, ids 0, 1, ... seat by seat, in the game's wager order;
+    at a player-dealer game (Fortune 7) then each seat's `bank` space (PROTOCOL.md §10)."""
+    profile = get_table_profile(game)
+    count = seats or profile.spots or DEFAULT_SEATS
     wagers = tuple(get_game(game).wagers)
-    return tuple(BetSpace(seat_index * len(wagers) + i, seat_index + 1, name)
-                 for seat_index in range(count) for i, name in enumerate(wagers))
+    spaces = [BetSpace(seat_index * len(wagers) + i, seat_index + 1, name)
+              for seat_index in range(count) for i, name in enumerate(wagers)]
+    if profile.player_dealer is not None:
+        spaces += [BetSpace(len(spaces) + seat_index, seat_index + 1, BANK) for seat_index in range(count)]
+    return tuple(spaces)
 
 
 class BetSensor(VirtualDevice):

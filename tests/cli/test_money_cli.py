@@ -43,3 +43,18 @@ def test_status_shows_the_money_briefly():
     assert "payouts     1 player back 50 · 2 banker back 0" in text
     assert "MISPAY      seat 1 player: holds 25, should hold 50 (under)" in text
     assert not any(line.startswith("money ") and "{" in line for line in lines)  # not dumped as JSON
+
+
+def test_status_shows_the_player_dealers_bank_briefly():
+    from table_helpers import Run
+    run = Run("fortune7", collection_schedule=3)
+    run.baccarat_shoe()
+    assert run.cmd("place_bets").ok
+    for seat, stakes in ((1, ["bank=100"]), (2, ["banker=30"])):
+        run.send(i.Command("wagers", {"seat": seat, "stakes": stakes}))
+    assert run.cmd("no_more_bets").ok
+    text = "\n".join(status_lines({"ok": True, "message": "status", **run.table.snapshot()}))
+    assert "bank        seat 1 banks 100 · fees 3 (schedule 3)" in text
+    run.cards("As", "Kh", "8h", "Ks")  # Player wins: seat 2's 30 is collected into the bank
+    text = "\n".join(status_lines({"ok": True, "message": "status", **run.table.snapshot()}))
+    assert "bank        seat 1 banks 100 · fees 3 (schedule 3) · net 30, its space back 130" in text

@@ -149,3 +149,12 @@ def test_chips_from_a_rack_go_back_to_it(start_sim, open_host, tmp_path):
     bets.ok("add", space="1:player", values="5,50")
     (space,) = host.wait_messages(Space)
     assert [c.uid.hex() for c in space.chips] == ["047b00000000b1", "047b00000000a2"]  # the rack's, not new ones
+
+
+def test_a_player_dealer_game_has_a_bank_space_at_every_seat_after_the_wagers():
+    from firmware_bridge.sim.bets import game_layout
+
+    layout = game_layout("fortune7", seats=2)
+    assert [(s.space, s.seat, s.name) for s in layout[-2:]] == [(10, 1, "bank"), (11, 2, "bank")]
+    assert [s.name for s in layout[:5]] == list(get_game("fortune7").wagers)
+    assert all(s.name != "bank" for s in game_layout("fortune6"))

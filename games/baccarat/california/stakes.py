@@ -19,6 +19,7 @@ SEATED = "seat"
 LINES = ("player", "banker")
 # the rules' settlement order, which is also the order of the spaces (fortune7 How Winners...)
 SPACES = ("player", "banker", "tie", "one_up", "fortune7")
+BANK = "bank"  # the player-dealer's own space, where its stake S lies (a bet sensor's layout names it)
 NEEDS_A_LINE = ("one_up", "fortune7")  # ruling 8: bonus bets need a Player or Banker line wager
 MAX_BETTOR_CHARS = 32
 BETTOR_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]*\Z")  # a back-line bettor as the dealer names them

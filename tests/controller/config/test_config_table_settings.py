@@ -19,7 +19,16 @@ def write(tmp_path, text):
 @pytest.mark.parametrize("game", ["fafa4", "fortune7", "fortune6", "fubacc"])
 def test_the_defaults_are_the_tables_own_defaults(tmp_path, game):
     settings = table_settings(write(tmp_path, f'game = "{game}"\n'))
-    assert settings == TableSettings.for_game(get_game(game))
+    # the daemon's Fortune 7 table always has a collection schedule: option 1 unless configured
+    schedule = {"collection_schedule": 1} if game == "fortune7" else {}
+    assert settings == TableSettings.for_game(get_game(game), **schedule)
+
+
+def test_the_collection_schedule_reaches_a_fortune7_table_only(tmp_path):
+    assert table_settings(write(tmp_path, 'game = "fortune7"\n[fortune7]\ncollection_schedule = 24\n')
+                          ).collection_schedule == 24
+    assert table_settings(write(tmp_path, 'game = "fortune6"\n[fortune7]\ncollection_schedule = 24\n')
+                          ).collection_schedule is None
 
 
 def test_every_setting_is_carried(tmp_path):
