@@ -36,6 +36,7 @@ class RecordKind(enum.StrEnum):
     RECOVERED = "recovered"
     TIMER = "timer"  # a timer that expired with nothing to time
     DEVICE_NOTE = "device_note"  # a device report the table had already accounted for
+    SHIFT = "shift"  # a shift opened or closed by command: the meters' shifts (controller/journal/meters.py)
 
 
 class ShoeEvent(enum.StrEnum):

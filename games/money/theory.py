@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from games.analysis import BetOdds
 from games.baccarat.counting import composition_points, coup_counts, total_prefixes
@@ -37,6 +37,7 @@ from games.cards import Card
 from games.live_edge import MIN_CARDS
 from games.registry import get_edge_bets, get_game
 
+SCALE = 10 ** 12  # `scaled`: per-unit figures kept to 12 decimal places, for sums over many rounds
 CACHED_COMPOSITIONS = 512  # a shoe's rounds and more: many wagers share one round's composition
 
 
@@ -60,6 +61,15 @@ class RoundTheory:
     covariance: Mapping[tuple[str, str], Fraction] = field(default_factory=dict)
     spot_game: bool = False
 
+    @cached_property
+    def scaled(self) -> ScaledTheory:
+        def kept(value: Fraction) -> int:
+            return round(value * SCALE)
+        joint = frozenset(() if self.spot_game else self.joint)
+        return ScaledTheory({k: kept(b.edge) for k, b in self.bets.items()},
+                            {k: kept(b.variance) for k, b in self.bets.items()}, joint,
+                            {pair: kept(value) for pair, value in self.covariance.items()}, self.spot_game)
+
     def of_stakes(self, stakes: Iterable[tuple[int, str, Fraction]]) -> tuple[Fraction, Fraction, Fraction]:
         """(expected house net, variance of the house net, stake with no theory) of one round's
         wagers given as (seat, bet, stake)."""
@@ -75,6 +85,38 @@ class RoundTheory:
                 joint_stake[bet] = joint_stake.get(bet, Fraction(0)) + stake
             else:
                 variance += stake * stake * theory.variance
+        for a, sa in joint_stake.items():
+            for b, sb in joint_stake.items():
+                variance += sa * sb * self.covariance[(a, b)]
+        return expected, variance, unknown
+
+
+@dataclass(frozen=True)
+class ScaledTheory:
+    """A RoundTheory's per-unit figures times SCALE, rounded to integers: a fold of many rounds
+    sums integers instead of Fractions whose denominators differ from round to round."""
+
+    edges: Mapping[str, int]
+    variances: Mapping[str, int]
+    joint: frozenset[str]
+    covariance: Mapping[tuple[str, str], int]
+    spot_game: bool
+
+    def of_stakes(self, stakes: Iterable[tuple[str, int]]) -> tuple[int, int, int]:
+        """(expected house net x SCALE, its variance x SCALE, stake with no theory) of one round's
+        wagers as (bet, stake) in any integer unit u: the expectation in u, the variance in u^2."""
+        expected = variance = unknown = 0
+        joint_stake: dict[str, int] = {}
+        for bet, stake in stakes:
+            edge = self.edges.get(bet)
+            if edge is None:
+                unknown += stake
+                continue
+            expected += stake * edge
+            if bet in self.joint:
+                joint_stake[bet] = joint_stake.get(bet, 0) + stake
+            else:
+                variance += stake * stake * self.variances[bet]
         for a, sa in joint_stake.items():
             for b, sb in joint_stake.items():
                 variance += sa * sb * self.covariance[(a, b)]
@@ -100,12 +142,16 @@ def _baccarat(game: BaccaratGame, composition: Mapping[Card, int]) -> RoundTheor
     points = composition_points(composition)
     main = tuple(key for key in game.wagers if key not in game.pair_wagers)
     nets = {key: _unit_nets(game, key) for key in main}
+    by_outcomes: dict[tuple[str | None, ...], int] = {}  # few distinct settlements: sum counts first
+    for coup, count in coup_counts(points).items():
+        outcomes = game.settle_coup(coup)
+        settled = tuple(outcomes[key] for key in main)
+        by_outcomes[settled] = by_outcomes.get(settled, 0) + count
     first = dict.fromkeys(main, Fraction(0))
     second = {(a, b): Fraction(0) for a in main for b in main}
     total = total_prefixes(points)
-    for coup, count in coup_counts(points).items():
-        outcomes = game.settle_coup(coup)
-        values = {key: nets[key][outcomes[key]] for key in main}
+    for settled, count in by_outcomes.items():
+        values = {key: nets[key][outcome] for key, outcome in zip(main, settled, strict=True)}
         for a in main:
             first[a] += count * values[a]
             for b in main:
@@ -139,6 +185,7 @@ def round_theory(game_key: str, decks: int, composition: Mapping[Card, int]) -> 
     return _cached(game_key, decks, key)
 
 
+@lru_cache(maxsize=16)
 def full_shoe_theory(game_key: str, decks: int) -> RoundTheory:
     """The theory of a round dealt from a full shoe of `decks` decks."""
     return round_theory(game_key, decks, get_game(game_key).deck_kind.shoe(decks))

@@ -1,0 +1,564 @@
+"""The table's meters: one fold of the journal's money records, the same at the table
+(`tablectl meters`) and at the pit (services/pit/meters.py). docs/meters.md says what each
+meter means and how the theory is computed.
+
+    fold = fold_journal(path, theory="exact")       # or MetersFold(); fold.add(record) in seq order
+    report = fold.report(alarm_sd=Fraction(3), shift=2)
+    report.to_json()                                # per table, shoe, shift (and round); per bet; alarms
+
+A round counts once its money stands: a `settlement` record that is not void, and no `void`
+record for the round (a result may still be voided until the next round opens: such a round
+counts nothing, and is counted as a void round). The drop is the round's wagers of record
+(its `wagers` record); paid, collected, commission and fees come from its `settlement`. The
+theoretical win and its variance are those of the wagers of record for the composition the
+round was dealt from: the shoe's cards less every card read since its `shoe` record (`new`, or
+`new_deck` on a deck-per-round table) up to the round's opening (games/money/theory.py), or,
+with theory "full_shoe", for a full shoe.
+
+Sums are integers: amounts in 10^-6 currency units (exact: amounts have at most 6 decimal
+places), theory in those units times SCALE (each wager's per-unit edge and variance kept to 12
+decimal places, so a fold of a million records adds integers, not Fractions).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from typing import Any, Protocol
+
+from controller.journal.kinds import SHOE_STARTS, RecordKind
+from controller.journal.readonly import reading
+from controller.journal.store import Journal
+from games.cards import Card, CardError, parse_card
+from games.money import format_amount
+from games.money.theory import SCALE, RoundTheory, full_shoe_theory, round_theory
+from games.registry import GAME_KEYS, get_game
+
+WAGERS_KIND, SETTLEMENT_KIND = "wagers", "settlement"  # the table's money records (docs/money.md)
+READ_KINDS = (RecordKind.DAEMON_STARTED, RecordKind.ROUND_OPENED, RecordKind.SHOE, RecordKind.CARD,
+              RecordKind.VOID, RecordKind.SHIFT, WAGERS_KIND, SETTLEMENT_KIND)
+THEORIES = ("exact", "full_shoe")  # per composition dealt from, or the full shoe's figures
+DEFAULT_ALARM_SD = Fraction(3)
+MICRO = 10 ** 6
+_AMOUNT = re.compile(r"(-?)([0-9]{1,24})(?:\.([0-9]{1,6}))?\Z")
+# a tally is a list of integers, in this order
+FIELDS = ("wagers", "drop", "paid", "collected", "commission", "fees", "unanalysed_drop", "theoretical", "variance")
+WAGERS, DROP, PAID, COLLECTED, COMMISSION, FEES, UNANALYSED, THEORETICAL, VARIANCE = range(len(FIELDS))
+
+
+class MetersRecord(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def round(self) -> int | None: ...
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
+    @property
+    def at(self) -> str: ...
+
+
+class BadMoneyRecord(ValueError):
+    """A money record the fold cannot read; the message names the record."""
+
+
+def micro(text: Any, where: str) -> int:
+    """A decimal amount string ("25", "-12.5") as an integer of 10^-6 currency units."""
+    if isinstance(text, str) and text.isascii() and len(text) <= 24:  # most amounts: whole, maybe negative
+        if text.isdigit():
+            return int(text) * MICRO
+        if text[1:].isdigit() and text[:1] == "-":
+            return -int(text[1:]) * MICRO
+    found = _AMOUNT.match(text) if isinstance(text, str) else None
+    if found is None:
+        raise BadMoneyRecord(f"{where}: {text!r} is not an amount (a decimal string of at most 6 places)")
+    sign, whole, part = found.groups()
+    value = int(whole) * MICRO + (int(part.ljust(6, "0")) if part else 0)
+    return -value if sign else value
+
+
+def _decimal(value: Fraction | Decimal, places: int) -> str:
+    """A figure shown to `places` decimals (theory and sd are not whole minor units)."""
+    with localcontext() as context:
+        context.prec = 80
+        number = value if isinstance(value, Decimal) else Decimal(value.numerator) / Decimal(value.denominator)
+        return str(number.quantize(Decimal(1).scaleb(-places)))
+
+
+def new_tally() -> list[int]:
+    return [0] * len(FIELDS)
+
+
+def add_into(into: list[int], tally: list[int]) -> None:
+    for i, value in enumerate(tally):
+        into[i] += value
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One tally's meters, as shown."""
+
+    tally: tuple[int, ...]
+
+    @property
+    def house_net(self) -> Fraction:
+        return Fraction(self.tally[COLLECTED] - self.tally[PAID] + self.tally[FEES], MICRO)
+
+    @property
+    def drop(self) -> Fraction:
+        return Fraction(self.tally[DROP], MICRO)
+
+    @property
+    def theoretical_win(self) -> Fraction:
+        return Fraction(self.tally[THEORETICAL], MICRO * SCALE)
+
+    @property
+    def variance(self) -> Fraction:
+        return Fraction(self.tally[VARIANCE], MICRO * MICRO * SCALE)
+
+    def sd(self) -> Decimal:
+        with localcontext() as context:
+            context.prec = 40
+            return (Decimal(self.tally[VARIANCE]) / (MICRO * MICRO * SCALE)).sqrt()
+
+    def z(self) -> float | None:
+        """How many standard deviations the house's net stands from the theoretical win."""
+        if self.tally[VARIANCE] <= 0:
+            return None
+        return float(self.house_net - self.theoretical_win) / float(self.sd())
+
+    def to_json(self) -> dict[str, Any]:
+        def amount(i: int) -> str:
+            return format_amount(Fraction(self.tally[i], MICRO))
+        z = self.z()
+        return {
+            "wagers": self.tally[WAGERS], "drop": amount(DROP), "paid": amount(PAID), "collected": amount(COLLECTED),
+            "commission": amount(COMMISSION), "fees": amount(FEES), "house_net": format_amount(self.house_net),
+            "hold_pct": None if not self.drop else _decimal(self.house_net / self.drop * 100, 2),
+            "theoretical_win": _decimal(self.theoretical_win, 2),
+            "theoretical_win_exact": _decimal(self.theoretical_win, 12),
+            "sd": _decimal(self.sd(), 2), "variance": _decimal(self.variance, 12),
+            "z": None if z is None else round(z, 3), "unanalysed_drop": amount(UNANALYSED),
+        }
+
+
+@dataclass
+class RoundMeters:
+    """One round's meters: in total and per bet (the total's variance counts the covariances
+    between its bets, so it is not the sum of theirs). A void round has none."""
+
+    round: int
+    game: str | None
+    shoe: int | None
+    shift: int | None
+    opened_at: str
+    ended_at: str | None
+    void: bool
+    total: list[int]
+    bets: dict[str, list[int]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "game": self.game, "shoe": self.shoe, "shift": self.shift,
+                "opened_at": self.opened_at, "ended_at": self.ended_at, "void": self.void,
+                "total": self.total, "bets": self.bets}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundMeters:
+        return cls(data["round"], data["game"], data["shoe"], data["shift"], data["opened_at"], data["ended_at"],
+                   data["void"], list(data["total"]), {bet: list(t) for bet, t in data["bets"].items()})
+
+
+@dataclass
+class Group:
+    """The meters of a set of rounds (a table, a shoe, a shift): in total and per bet."""
+
+    total: list[int] = field(default_factory=new_tally)
+    bets: dict[str, list[int]] = field(default_factory=dict)
+    rounds: int = 0
+    voids: int = 0
+    first_at: str | None = None
+    last_at: str | None = None
+
+    def add(self, meters: RoundMeters) -> None:
+        if meters.void:
+            self.voids += 1
+            return
+        self.rounds += 1
+        add_into(self.total, meters.total)
+        for bet, tally in meters.bets.items():
+            add_into(self.bets.get(bet) or self.bets.setdefault(bet, new_tally()), tally)
+        if self.first_at is None or meters.opened_at < self.first_at:
+            self.first_at = meters.opened_at
+        end = meters.ended_at or meters.opened_at
+        if self.last_at is None or end > self.last_at:
+            self.last_at = end
+
+    def merge(self, other: Group) -> None:
+        self.rounds += other.rounds
+        self.voids += other.voids
+        add_into(self.total, other.total)
+        for bet, tally in other.bets.items():
+            add_into(self.bets.get(bet) or self.bets.setdefault(bet, new_tally()), tally)
+        firsts = [at for at in (self.first_at, other.first_at) if at]
+        lasts = [at for at in (self.last_at, other.last_at) if at]
+        self.first_at, self.last_at = min(firsts, default=None), max(lasts, default=None)
+
+    @property
+    def figures(self) -> Figures:
+        return Figures(tuple(self.total))
+
+    def hands_per_hour(self) -> float | None:
+        if not self.first_at or not self.last_at or self.rounds < 2:
+            return None
+        seconds = (_when(self.last_at) - _when(self.first_at)).total_seconds()
+        return None if seconds <= 0 else round(self.rounds * 3600 / seconds, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rounds": self.rounds, "void_rounds": self.voids, "first_at": self.first_at, "last_at": self.last_at,
+                "hands_per_hour": self.hands_per_hour(), **self.figures.to_json(),
+                "bets": {bet: Figures(tuple(t)).to_json() for bet, t in sorted(self.bets.items())}}
+
+
+def _when(at: str) -> datetime:
+    return datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+@dataclass
+class Shift:
+    number: int
+    name: str | None
+    opened_at: str | None
+    opened_by: Any = None
+    closed_at: str | None = None
+    closed_by: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"shift": self.number, "name": self.name, "opened_at": self.opened_at, "opened_by": self.opened_by,
+                "closed_at": self.closed_at, "closed_by": self.closed_by}
+
+
+@dataclass
+class RoundMoney:
+    """One round as the fold sees it."""
+
+    round: int
+    game: str | None
+    decks: int | None
+    shoe: int | None
+    shift: int | None
+    opened_at: str
+    composition: Counter[Card] | None  # the cards left when it was dealt (None: not known or not needed)
+    stakes: list[tuple[int, str, int]] | None = None  # the wagers of record: seat, bet, amount in 10^-6 units
+    settled: list[Mapping[str, Any]] | None = None
+    void: bool = False
+    ended_at: str | None = None
+
+
+class MetersFold:
+    """Fold journal records (in seq order) into rounds with their money; `report` sums them."""
+
+    def __init__(self, theory: str = "exact"):
+        if theory not in THEORIES:
+            raise ValueError(f"theory {theory!r}: one of {', '.join(THEORIES)}")
+        self.theory = theory
+        self.game: str | None = None
+        self.decks: int | None = None
+        self.shoe: int | None = None
+        self.cards_out: Counter[Card] = Counter()
+        self.rounds: dict[int, RoundMoney] = {}
+        self.shifts: dict[int, Shift] = {}
+        self.open_shift: int | None = None
+        self.notes: set[str] = set()
+
+    def add_all(self, records: Iterable[MetersRecord]) -> MetersFold:
+        for record in records:
+            self.add(record)
+        return self
+
+    def add(self, record: MetersRecord) -> RoundMoney | None:
+        """Fold one record; returns the round whose money it changed, if any."""
+        kind, p = record.kind, record.payload
+        if kind == RecordKind.CARD:
+            # A card dealt again from a hold is not a new card; a misread (no face) leaves the shoe
+            # unseen and, by exchangeability, does not change the next round's odds (games/live_edge.py).
+            face = p.get("card")
+            if isinstance(face, str) and not (p.get("reconstructed") and not p.get("keyed_in")):
+                self.card_out(face)
+        elif kind == RecordKind.ROUND_OPENED:
+            self._opened(record)
+        elif kind == WAGERS_KIND:
+            return self._wagers(record)
+        elif kind == SETTLEMENT_KIND:
+            return self._settlement(record)
+        elif kind == RecordKind.VOID:
+            money = self.rounds.get(record.round or 0)
+            if money is not None:
+                money.void, money.ended_at = True, record.at
+            return money
+        elif kind == RecordKind.SHOE and p.get("event") in SHOE_STARTS:
+            self.cards_out = Counter()
+            self.shoe = p.get("shoe", self.shoe)
+        elif kind == RecordKind.SHIFT:
+            self._shift(record)
+        elif kind == RecordKind.DAEMON_STARTED:
+            self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
+        return None
+
+    def card_out(self, face: str) -> None:
+        """A card read out of the shoe (its text as the card record holds it)."""
+        try:
+            self.cards_out[parse_card(face)] += 1
+        except CardError:
+            self.notes.add(f"a card record's card {face[:16]!r} is not a card: not counted out")
+
+    def _opened(self, record: MetersRecord) -> None:
+        p = record.payload
+        self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
+        self.shoe = p.get("shoe", self.shoe)
+        number = record.round or 0
+        composition = None
+        if self.theory == "exact" and self.game in GAME_KEYS and isinstance(self.decks, int):
+            left = get_game(self.game).deck_kind.shoe(self.decks)
+            left.subtract(self.cards_out)
+            composition = +left
+        self.rounds[number] = RoundMoney(number, self.game, self.decks, self.shoe, self.open_shift, record.at,
+                                         composition)
+
+    def _round_of(self, record: MetersRecord) -> RoundMoney | None:
+        number = record.round if record.round is not None else record.payload.get("round")
+        money = self.rounds.get(number) if isinstance(number, int) else None
+        if money is None:
+            self.notes.add(f"a {record.kind} record for round {number}, which the journal never opened: not counted")
+        return money
+
+    def _wagers(self, record: MetersRecord) -> RoundMoney | None:
+        money = self._round_of(record)
+        if money is None:
+            return None
+        stakes = []
+        for n, wager in enumerate(record.payload.get("wagers") or ()):
+            where = f"round {money.round} wagers record, wager {n + 1}"
+            if not isinstance(wager, Mapping) or not isinstance(wager.get("seat"), int) or not isinstance(
+                    wager.get("bet"), str):
+                raise BadMoneyRecord(f"{where}: expected seat, bet and stake")
+            stakes.append((wager["seat"], wager["bet"], micro(wager.get("stake"), where)))
+        money.stakes = stakes
+        return money
+
+    def _settlement(self, record: MetersRecord) -> RoundMoney | None:
+        money = self._round_of(record)
+        if money is None:
+            return None
+        if record.payload.get("void"):
+            money.void, money.ended_at = True, record.at
+            return money
+        wagers = record.payload.get("wagers") or []
+        if not isinstance(wagers, list) or not all(isinstance(w, Mapping) for w in wagers):
+            raise BadMoneyRecord(f"round {money.round} settlement record: its wagers are not a list of objects")
+        money.settled, money.ended_at = wagers, record.at
+        return money
+
+    def _shift(self, record: MetersRecord) -> None:
+        p = record.payload
+        number, action = p.get("shift"), p.get("action")
+        if not isinstance(number, int):
+            raise BadMoneyRecord(f"shift record at {record.at}: no shift number")
+        if action == "open":
+            self.shifts[number] = Shift(number, p.get("name"), record.at, p.get("by"))
+            self.open_shift = number
+        elif action == "close":
+            shift = self.shifts.setdefault(number, Shift(number, p.get("name"), None))
+            shift.closed_at, shift.closed_by = record.at, p.get("by")
+            self.open_shift = None if self.open_shift == number else self.open_shift
+
+    # ------------------------------------------------------------ one round's sums
+
+    def theory_of(self, money: RoundMoney) -> RoundTheory | None:
+        if money.game not in GAME_KEYS or not isinstance(money.decks, int):
+            return None
+        if money.composition is not None and sum(money.composition.values()) >= 6:
+            return round_theory(money.game, money.decks, money.composition)
+        return full_shoe_theory(money.game, money.decks)
+
+    def meters_of(self, money: RoundMoney) -> RoundMeters | None:
+        """The round's meters; None while its money does not stand yet (no settlement)."""
+        if not money.void and money.settled is None:
+            return None
+        meters = RoundMeters(money.round, money.game, money.shoe, money.shift, money.opened_at, money.ended_at,
+                             money.void, new_tally(), {})
+        if not money.void:
+            self._tally(money, meters)
+        return meters
+
+    def _tally(self, money: RoundMoney, meters: RoundMeters) -> None:
+        bets, total = meters.bets, meters.total
+        stakes = money.stakes
+        if stakes is None:  # no wagers record: the stakes the settlement names
+            stakes = [(w.get("seat", 0), str(w.get("bet")), micro(w.get("stake", "0"), f"round {money.round}"))
+                      for w in money.settled or () if w.get("stake") not in (None, "0")]
+        for _seat, bet, stake in stakes:
+            tally = bets.get(bet) or bets.setdefault(bet, new_tally())
+            tally[DROP] += stake
+            tally[WAGERS] += 1
+        theory = self.theory_of(money) if stakes else None
+        if theory is None:
+            for tally in bets.values():
+                tally[UNANALYSED] = tally[DROP]
+        else:
+            self._theory(theory, stakes, bets, total)
+        for n, wager in enumerate(money.settled or ()):
+            where = f"round {money.round} settlement record, wager {n + 1}"
+            net = micro(wager.get("net"), where)
+            bet = str(wager.get("bet"))
+            tally = bets.get(bet) or bets.setdefault(bet, new_tally())
+            if net > 0:
+                tally[PAID] += net
+            else:
+                tally[COLLECTED] -= net
+            if wager.get("commission", "0") != "0":
+                tally[COMMISSION] += micro(wager["commission"], where)
+            if wager.get("fee", "0") != "0":
+                tally[FEES] += micro(wager["fee"], where)
+        for tally in bets.values():
+            for i in (WAGERS, DROP, PAID, COLLECTED, COMMISSION, FEES, UNANALYSED):
+                total[i] += tally[i]
+
+    @staticmethod
+    def _theory(theory: RoundTheory, stakes: list[tuple[int, str, int]], bets: dict[str, list[int]],
+                total: list[int]) -> None:
+        """Each bet's theoretical win and variance, and the round's (with the covariances
+        between its jointly counted bets): ScaledTheory.of_stakes, in one pass."""
+        scaled = theory.scaled
+        edges, variances, joint = scaled.edges, scaled.variances, scaled.joint
+        joint_stake: dict[str, int] = {}
+        for _seat, bet, stake in stakes:
+            tally = bets[bet]
+            edge = edges.get(bet)
+            if edge is None:
+                tally[UNANALYSED] += stake
+                continue
+            tally[THEORETICAL] += stake * edge
+            if bet in joint:
+                joint_stake[bet] = joint_stake.get(bet, 0) + stake
+            else:
+                tally[VARIANCE] += stake * stake * variances[bet]
+        covariance = scaled.covariance
+        for a, sa in joint_stake.items():
+            bets[a][VARIANCE] = sa * sa * covariance[(a, a)]
+            for b, sb in joint_stake.items():
+                total[VARIANCE] += sa * sb * covariance[(a, b)]
+        for tally in bets.values():
+            total[THEORETICAL] += tally[THEORETICAL]
+        total[VARIANCE] += sum(bets[bet][VARIANCE] for bet in bets if bet not in joint_stake)
+
+    def round_meters(self) -> list[RoundMeters]:
+        """Every round whose money stands or that was voided, oldest first."""
+        return [m for money in self.rounds.values() if (m := self.meters_of(money)) is not None]
+
+    def report(self, alarm_sd: Fraction = DEFAULT_ALARM_SD, shoe: int | None = None,
+               shift: int | None = None) -> MetersReport:
+        rounds = [money for money in self.rounds.values()
+                  if (shoe is None or money.shoe == shoe) and (shift is None or money.shift == shift)]
+        meters = [m for money in rounds if (m := self.meters_of(money)) is not None]
+        return MetersReport.of(meters, self.shifts, alarm_sd, self.theory, sorted(self.notes), shoe, shift)
+
+
+@dataclass
+class MetersReport:
+    table: Group
+    shoes: dict[int | None, Group]
+    shifts: dict[int, Group]
+    shift_info: Mapping[int, Shift]
+    rounds: list[RoundMeters]
+    alarm_sd: Fraction
+    theory: str
+    notes: list[str]
+    shoe: int | None = None
+    shift: int | None = None
+
+    @classmethod
+    def of(cls, meters: Iterable[RoundMeters], shift_info: Mapping[int, Shift], alarm_sd: Fraction, theory: str,
+           notes: list[str], shoe: int | None = None, shift: int | None = None) -> MetersReport:
+        # one Group per (shoe, shift) as the rounds go by, merged once into each view
+        parts: dict[tuple[int | None, int | None], Group] = {}
+        listed = []
+        for m in meters:
+            key = (m.shoe, m.shift)
+            (parts.get(key) or parts.setdefault(key, Group())).add(m)
+            listed.append(m)
+        table, shoes = Group(), dict[int | None, Group]()
+        shifts = {number: Group() for number in shift_info if shift is None or number == shift}
+        for (shoe_no, shift_no), part in parts.items():
+            table.merge(part)
+            shoes.setdefault(shoe_no, Group()).merge(part)
+            if shift_no is not None:
+                shifts.setdefault(shift_no, Group()).merge(part)
+        return cls(table, shoes, shifts, shift_info, listed, alarm_sd, theory, notes, shoe, shift)
+
+    def alarms(self) -> list[dict[str, Any]]:
+        """Every shift whose house net departs from its theoretical win by more than alarm_sd sd."""
+        out = []
+        for number, group in sorted(self.shifts.items()):
+            figures = group.figures
+            z = figures.z()
+            if z is not None and math.fabs(z) > self.alarm_sd:
+                out.append({"shift": number, "actual": format_amount(figures.house_net),
+                            "theoretical": _decimal(figures.theoretical_win, 2), "sd": _decimal(figures.sd(), 2),
+                            "z": round(z, 3), "alarm_sd": _decimal(self.alarm_sd, 2),
+                            "direction": "house above theory" if z > 0 else "house below theory"})
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        def shift_json(number: int, group: Group) -> dict[str, Any]:
+            info = self.shift_info.get(number) or Shift(number, None, None)
+            return {**info.to_json(), **group.to_json()}
+
+        out: dict[str, Any] = {
+            "theory": self.theory, "alarm_sd": _decimal(self.alarm_sd, 2),
+            "table": self.table.to_json(),
+            "shoes": [{"shoe": number, **group.to_json()} for number, group in
+                      sorted(self.shoes.items(), key=lambda item: (item[0] is None, item[0] or 0))],
+            "shifts": [shift_json(number, group) for number, group in sorted(self.shifts.items())],
+            "alarms": self.alarms(),
+            "notes": self.notes,
+        }
+        if self.shoe is not None or self.shift is not None:
+            out["rounds"] = [{"round": m.round, "shoe": m.shoe, "shift": m.shift, "void": m.void,
+                              "opened_at": m.opened_at, **Figures(tuple(m.total)).to_json()} for m in self.rounds]
+        return out
+
+
+@dataclass(frozen=True)
+class JournalRecord:
+    kind: str
+    round: int | None
+    at: str
+    payload: Mapping[str, Any]
+
+
+def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact") -> MetersFold:
+    """Fold the journal at `source` (read-only; safe while the daemon writes it). A card's face
+    and flags are read by SQLite itself (most of a journal is cards); the full-shoe theory reads
+    no cards at all."""
+    fold = MetersFold(theory)
+    kinds = [kind for kind in READ_KINDS if theory == "exact" or kind != RecordKind.CARD]
+    with reading(source) as conn:
+        rows = conn.execute(
+            "SELECT kind, round, at, CASE WHEN kind = 'card' THEN NULL ELSE payload END, "
+            "CASE WHEN kind = 'card' THEN json_extract(payload, '$.card') END, "
+            "CASE WHEN kind = 'card' THEN json_extract(payload, '$.reconstructed') IS 1 "
+            "AND json_extract(payload, '$.keyed_in') IS NOT 1 END "
+            f"FROM records WHERE kind IN ({','.join('?' * len(kinds))}) ORDER BY seq", kinds)
+        for kind, number, at, payload, face, again in rows:
+            if kind == RecordKind.CARD:
+                if not again and isinstance(face, str):
+                    fold.card_out(face)
+                continue
+            fold.add(JournalRecord(kind, number, at, json.loads(payload)))
+    return fold
