@@ -275,6 +275,7 @@ class MetersFold:
         self.shifts: dict[int, Shift] = {}
         self.open_shift: int | None = None
         self.notes: set[str] = set()
+        self.shift_by: Any = None  # who gave the last shift command (its `command` record, just before)
 
     def add_all(self, records: Iterable[MetersRecord]) -> MetersFold:
         for record in records:
@@ -308,6 +309,8 @@ class MetersFold:
             self._shift(record)
         elif kind == RecordKind.DAEMON_STARTED:
             self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
+        elif kind == RecordKind.COMMAND and p.get("name") == "shift":
+            self.shift_by = p.get("by")
         return None
 
     def card_out(self, face: str) -> None:
@@ -366,15 +369,16 @@ class MetersFold:
 
     def _shift(self, record: MetersRecord) -> None:
         p = record.payload
-        number, action = p.get("shift"), p.get("action")
+        number, action, by = p.get("shift"), p.get("action"), p.get("by", self.shift_by)
+        self.shift_by = None
         if not isinstance(number, int):
             raise BadMoneyRecord(f"shift record at {record.at}: no shift number")
         if action == "open":
-            self.shifts[number] = Shift(number, p.get("name"), record.at, p.get("by"))
+            self.shifts[number] = Shift(number, p.get("name"), record.at, by)
             self.open_shift = number
         elif action == "close":
             shift = self.shifts.setdefault(number, Shift(number, p.get("name"), None))
-            shift.closed_at, shift.closed_by = record.at, p.get("by")
+            shift.closed_at, shift.closed_by = record.at, by
             self.open_shift = None if self.open_shift == number else self.open_shift
 
     # ------------------------------------------------------------ one round's sums
@@ -554,7 +558,8 @@ def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact"
             "CASE WHEN kind = 'card' THEN json_extract(payload, '$.card') END, "
             "CASE WHEN kind = 'card' THEN json_extract(payload, '$.reconstructed') IS 1 "
             "AND json_extract(payload, '$.keyed_in') IS NOT 1 END "
-            f"FROM records WHERE kind IN ({','.join('?' * len(kinds))}) ORDER BY seq", kinds)
+            f"FROM records WHERE kind IN ({','.join('?' * len(kinds))}) "
+            "OR kind = 'command' AND json_extract(payload, '$.name') = 'shift' ORDER BY seq", kinds)
         for kind, number, at, payload, face, again in rows:
             if kind == RecordKind.CARD:
                 if not again and isinstance(face, str):

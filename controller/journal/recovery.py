@@ -136,6 +136,11 @@ def _tail(conn: sqlite3.Connection, last_seq: int) -> list[Record]:
         row = conn.execute(f"SELECT {COLUMNS} FROM records INDEXED BY {_STICKY_INDEX[kind]} WHERE kind = '{kind}' "
                            "AND seq < ? ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
         sticky += [record_from_row(row)] if row else []
+    # the shift open or last closed (controller/table/shifts.py); journals made before shifts have
+    # no index for it: there the search walks back over every record once, at start-up
+    row = conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = '{RecordKind.SHIFT}' AND seq < ? "
+                       "ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
+    sticky += [record_from_row(row)] if row else []
     tail = [record_from_row(row) for row in conn.execute(
         f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND seq <= ? ORDER BY seq", (from_seq, last_seq))]
     return sorted(sticky, key=lambda r: r.seq) + tail

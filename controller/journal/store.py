@@ -50,6 +50,7 @@ CREATE INDEX rounds_opened ON records(round, seq) WHERE kind = 'round_opened';
 CREATE INDEX shoe_events ON records(seq) WHERE kind = 'shoe';
 CREATE INDEX spots_set ON records(seq) WHERE kind = 'spots';
 CREATE INDEX player_dealer_set ON records(seq) WHERE kind = 'player_dealer';
+CREATE INDEX shifts_set ON records(seq) WHERE kind = 'shift';
 """
 
 # "results": fsync only the commits asked for with durable=True (results, voids);

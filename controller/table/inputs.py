@@ -50,6 +50,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "accept_shoe": CommandSpec("supervisor: play on with a shoe that failed an integrity check, local ruling L7 "
                                "(the key must be on)"),
     "player_dealer": CommandSpec("fortune7: the seat holding the player-dealer position", optional={"seat": "int"}),
+    "shift": CommandSpec("open or close the table's shift (the meters' period)", {"action": "str"},
+                         optional={"name": "str"}),
 }
 
 

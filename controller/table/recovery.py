@@ -82,6 +82,7 @@ class TableRecovery:
     player_dealer: tuple[int | None, int, int] | None = None  # (seat, hands_left, offer_from)
     checks_fired: tuple[str, ...] = ()  # integrity checks whose alarm is journaled for the shoe in play
     shoe_alarms: tuple[Mapping[str, Any], ...] = ()  # their irregularity records not answered since (L7)
+    shift: Mapping[str, Any] | None = None  # the last `shift` record (controller/table/shifts.py)
 
     @classmethod
     def from_tail(cls, tail: Tail) -> TableRecovery:
@@ -97,6 +98,7 @@ class TableRecovery:
         current: dict | None = None
         fired: list[str] = []
         alarms: list[Mapping[str, Any]] = []
+        shift: Mapping[str, Any] | None = None
         for kind, p in records:
             if isinstance(p.get("shoe_state"), Mapping):
                 brief = p["shoe_state"]
@@ -139,6 +141,8 @@ class TableRecovery:
                     current["result_recorded"] = True
                 elif kind in (R.VOID, R.SETTLED):
                     current = None
+            if kind == R.SHIFT:
+                shift = p
             if kind == R.PLAYER_DEALER:
                 bank = (p.get("seat"), int(p.get("hands_left", 0)), int(p.get("offer_from", 1)))
         shoe = None
@@ -154,4 +158,4 @@ class TableRecovery:
             rnd = RecoveredRound(current["number"], current["spots"], current["bets_closed"],
                                  tuple(current["steps"]), current["held"], current["result_recorded"],
                                  current["hold"] if current["held"] else None)
-        return cls(last_round, shoe, rnd, spots, bank, tuple(fired), tuple(alarms))
+        return cls(last_round, shoe, rnd, spots, bank, tuple(fired), tuple(alarms), shift)

@@ -167,6 +167,7 @@ class Table:
                               cut_card_seen=s.cut_card_seen, rounds_left=s.rounds_left, draw_counter=s.draw_counter)
         if recovery.player_dealer is not None and self.bank is not None:
             self.bank.restore(*recovery.player_dealer)
+        self.commands.shifts.restore(recovery.shift)
         self.counter.unheard_from_now()  # the shoe went unheard while the daemon was down (local ruling L4)
         outcome = self.round.restore(out, recovery.last_round, recovery.spots, recovery.round)
         rnd = self.round

@@ -108,3 +108,17 @@ def test_a_bad_amount_names_its_record(tmp_path):
             {"seat": 1, "bet": "banker", "stake": "25", "net": "lots", "back": "50", "commission": "0"}]}, round=1)
     with pytest.raises(BadMoneyRecord, match=r"round 1 settlement record, wager 1: 'lots' is not an amount"):
         fold_journal(path).report()
+
+
+def test_who_opened_a_shift_is_its_commands(tmp_path):
+    """The table's shift record does not know who gave the command; the daemon's `command`
+    record just before it does."""
+    path = tmp_path / "journal.sqlite"
+    alice = {"source": "socket", "uid": 1001, "user": "alice", "pid": 42}
+    with Journal(path) as journal:
+        journal.append("command", {"name": "shift", "args": {"action": "open"}, "by": alice})
+        journal.append("shift", {"action": "open", "shift": 1, "name": "day"})
+        journal.append("command", {"name": "status", "args": {}, "by": {"source": "socket", "user": "bob"}})
+        journal.append("shift", {"action": "close", "shift": 1, "name": "day"})
+    [shift] = fold_journal(path).report().to_json()["shifts"]
+    assert shift["opened_by"] == alice and shift["closed_by"] is None and shift["rounds"] == 0

@@ -13,7 +13,7 @@ TABLE_DIR = pathlib.Path(__file__).resolve().parents[3] / "controller" / "table"
 # Bottom to top: a module may import only the modules before it.
 ORDER = ["effects", "inputs", "output", "machine", "settings", "round_play", "arrival", "verdicts", "recovery", "draw_counter", "link",
          "panel", "holds", "timer", "shoe", "player_dealer", "integrity", "lamps", "round_in_play", "cards", "shoe_events",
-         "commands", "buttons", "table", "__init__"]
+         "shifts", "commands", "buttons", "table", "__init__"]
 
 
 def test_every_input_and_every_command_has_a_handler():
