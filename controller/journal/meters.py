@@ -83,7 +83,7 @@ def micro(text: Any, where: str) -> int:
     return -value if sign else value
 
 
-def _decimal(value: Fraction | Decimal, places: int) -> str:
+def decimal_text(value: Fraction | Decimal, places: int) -> str:
     """A figure shown to `places` decimals (theory and sd are not whole minor units)."""
     with localcontext() as context:
         context.prec = 80
@@ -140,10 +140,10 @@ class Figures:
         return {
             "wagers": self.tally[WAGERS], "drop": amount(DROP), "paid": amount(PAID), "collected": amount(COLLECTED),
             "commission": amount(COMMISSION), "fees": amount(FEES), "house_net": format_amount(self.house_net),
-            "hold_pct": None if not self.drop else _decimal(self.house_net / self.drop * 100, 2),
-            "theoretical_win": _decimal(self.theoretical_win, 2),
-            "theoretical_win_exact": _decimal(self.theoretical_win, 12),
-            "sd": _decimal(self.sd(), 2), "variance": _decimal(self.variance, 12),
+            "hold_pct": None if not self.drop else decimal_text(self.house_net / self.drop * 100, 2),
+            "theoretical_win": decimal_text(self.theoretical_win, 2),
+            "theoretical_win_exact": decimal_text(self.theoretical_win, 12),
+            "sd": decimal_text(self.sd(), 2), "variance": decimal_text(self.variance, 12),
             "z": None if z is None else round(z, 3), "unanalysed_drop": amount(UNANALYSED),
         }
 
@@ -513,8 +513,8 @@ class MetersReport:
             z = figures.z()
             if z is not None and math.fabs(z) > self.alarm_sd:
                 out.append({"shift": number, "actual": format_amount(figures.house_net),
-                            "theoretical": _decimal(figures.theoretical_win, 2), "sd": _decimal(figures.sd(), 2),
-                            "z": round(z, 3), "alarm_sd": _decimal(self.alarm_sd, 2),
+                            "theoretical": decimal_text(figures.theoretical_win, 2), "sd": decimal_text(figures.sd(), 2),
+                            "z": round(z, 3), "alarm_sd": decimal_text(self.alarm_sd, 2),
                             "direction": "house above theory" if z > 0 else "house below theory"})
         return out
 
@@ -524,7 +524,7 @@ class MetersReport:
             return {**info.to_json(), **group.to_json()}
 
         out: dict[str, Any] = {
-            "theory": self.theory, "alarm_sd": _decimal(self.alarm_sd, 2),
+            "theory": self.theory, "alarm_sd": decimal_text(self.alarm_sd, 2),
             "table": self.table.to_json(),
             "shoes": [{"shoe": number, **group.to_json()} for number, group in
                       sorted(self.shoes.items(), key=lambda item: (item[0] is None, item[0] or 0))],

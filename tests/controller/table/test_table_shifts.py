@@ -3,8 +3,8 @@ the meters sum by (controller/journal/meters.py), carried across a restart."""
 from table_helpers import Run
 
 from controller.journal import Journal, read_tail
-from controller.table.effects import Journal as JournalEffect
 from controller.table import inputs as i
+from controller.table.effects import Journal as JournalEffect
 from controller.table.effects import Reply
 from controller.table.recovery import TableRecovery
 
