@@ -119,9 +119,9 @@ def _main(argv: list[str]) -> int:
     for option, value in (("--shoe", args.shoe), ("--shift", args.shift)):
         if value is not None and value < 1:
             raise UsageError(f"{option} {value}: numbered from 1")
-    fold = fold_journal(journal_path(args), args.theory)
-    if args.shoe is not None and args.shoe not in {money.shoe for money in fold.rounds.values()}:
-        shoes = sorted({money.shoe for money in fold.rounds.values() if money.shoe is not None})
+    fold = fold_journal(journal_path(args), args.theory, args.shoe, args.shift)
+    if args.shoe is not None and args.shoe not in fold.shoes_seen:
+        shoes = sorted(fold.shoes_seen)
         raise NoSuchPeriod(f"the journal has no round of shoe {args.shoe}"
                            + (f" (shoes {shoes[0]}-{shoes[-1]})" if shoes else " (no round yet)"))
     if args.shift is not None and args.shift not in fold.shifts:

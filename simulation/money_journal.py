@@ -9,6 +9,10 @@ records as the table writes them (docs/money.md), for the meters' tests and benc
         dealer.deal(50, overpay=Fraction(1))   # a mispaid bet type: every winning Banker paid 1 unit more a unit
         dealer.close_shift()
 
+With `daemon_records`, each round also carries the records the daemon writes beside the
+table's (a `device` record for each card as the shoe reported it and for each panel button,
+`bets_closed`): about 19 records a round, as in a table's journal.
+
 `overpay` models what the meters' alarm is for (a dealer paying a bet type more than the rules
 say): each winning wager on `overpay_bet` is paid `overpay` more per unit staked.
 """
@@ -33,7 +37,7 @@ LINE_BETS = ("banker", "player")
 
 class MoneyDealer:
     def __init__(self, journal: Journal, game_key: str, decks: int = 8, rng: random.Random | None = None,
-                 rules: MoneyRules | None = None, durable: bool = False):
+                 rules: MoneyRules | None = None, durable: bool = False, daemon_records: bool = False):
         game = get_game(game_key)
         if not isinstance(game, BaccaratGame):
             raise ValueError(f"{game_key}: the money journal deals baccarat games only")
@@ -41,6 +45,8 @@ class MoneyDealer:
         self.rng = rng or random.Random(0)
         self.rules = rules or MoneyRules()
         self.durable = durable  # results and voids fsynced as the daemon does (slow), or not
+        self.daemon_records = daemon_records
+        self.draw_counter = 0
         self.shoe_number, self.round, self.shift = 0, 0, 0
         self.cards: list[Card] = []
         self.bonuses = tuple(key for key in game.wagers if key not in LINE_BETS + ("tie",))
@@ -87,16 +93,24 @@ class MoneyDealer:
 
     def _one(self, overpay: Fraction, overpay_bet: str, void: bool) -> None:
         number, game = self.round, self.game
-        entries: list[tuple[str, dict[str, Any] | None, int | None, bool]] = [
-            (RecordKind.ROUND_OPENED, {"game": game.key, "decks": self.decks, "shoe": self.shoe_number, "spots": []},
-             number, False)]
+        entries: list[tuple[str, dict[str, Any] | None, int | None, bool]] = []
+        self._button(entries, 1)
+        entries.append((RecordKind.ROUND_OPENED, {"game": game.key, "decks": self.decks, "shoe": self.shoe_number,
+                                                  "spots": []}, number, False))
         stakes = self.stakes()
+        self._button(entries, 2)
+        if self.daemon_records:
+            entries.append((RecordKind.BETS_CLOSED, {"round": number, "spots": []}, number, False))
         entries.append(("wagers", {"round": number, "source": "command", "refused": [], "wagers": [
             {"seat": s.seat, "bet": s.bet, "stake": format_amount(s.amount)} for s in stakes]}, number, False))
         state = game.start(self.decks, ())
         while isinstance(step := game.next_step(state), Deal):
             card = self.cards.pop()
             state = game.with_card(state, card)
+            self.draw_counter += 1
+            if self.daemon_records:
+                entries.append((RecordKind.DEVICE, {"device": "shoe", "event": "card", "code": card.code,
+                                                    "draw_counter": self.draw_counter}, None, False))
             entries.append((RecordKind.CARD, {"card": str(card), "hand": step.hand, "position": len(state.cards),
                                               "status": "dealt"}, number, False))
         assert isinstance(step, Complete)
@@ -107,6 +121,7 @@ class MoneyDealer:
         entries.append((RecordKind.RESULT, {"winner": result.winner}, number, self.durable))
         entries.append(("settlement", {"round": number, "void": False, "wagers": [w.to_json() for w in wagers],
                                        "house_net": format_amount(house_net)}, number, False))
+        self._button(entries, 3)
         if void:
             entries.append((RecordKind.VOID, {"kind": "extra_card", "clause": "fortune7 §5.2", "reason": "test"},
                             number, self.durable))
@@ -115,6 +130,11 @@ class MoneyDealer:
         else:
             entries.append((RecordKind.SETTLED, {}, number, self.durable))
         self.journal.append_many(entries)
+
+    def _button(self, entries: list[tuple[str, dict[str, Any] | None, int | None, bool]], button: int) -> None:
+        if self.daemon_records:
+            entries.append((RecordKind.DEVICE, {"device": "panel", "event": "button", "button": button,
+                                                "by": {"source": "panel", "button": button}}, None, False))
 
 
 def _overpaid(wager: Settled, overpay: Fraction) -> Settled:

@@ -21,7 +21,6 @@ decimal places, so a fold of a million records adds integers, not Fractions).
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -32,6 +31,8 @@ from datetime import datetime
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Protocol
+
+import orjson
 
 from controller.journal.kinds import SHOE_STARTS, RecordKind
 from controller.journal.readonly import reading
@@ -68,19 +69,46 @@ class BadMoneyRecord(ValueError):
     """A money record the fold cannot read; the message names the record."""
 
 
-def micro(text: Any, where: str) -> int:
-    """A decimal amount string ("25", "-12.5") as an integer of 10^-6 currency units."""
-    if isinstance(text, str) and text.isascii() and len(text) <= 24:  # most amounts: whole, maybe negative
+_MICRO_SEEN: dict[str, int] = {}  # the few amounts a table's wagers repeat ("25", "-25", "0"), parsed once
+_MICRO_SEEN_MAX = 4096
+
+
+def micro(text: Any) -> int:
+    """A decimal amount string ("25", "-12.5") as an integer of 10^-6 currency units; ValueError
+    naming it if it is not one."""
+    if type(text) is str:
+        seen = _MICRO_SEEN.get(text)
+        if seen is None:
+            seen = _micro(text)
+            if len(_MICRO_SEEN) < _MICRO_SEEN_MAX:
+                _MICRO_SEEN[text] = seen
+        return seen
+    return _micro(text)
+
+
+def _micro(text: Any) -> int:
+    if type(text) is str and text.isascii() and len(text) <= 24:  # most amounts: whole, maybe negative
         if text.isdigit():
             return int(text) * MICRO
         if text[1:].isdigit() and text[:1] == "-":
             return -int(text[1:]) * MICRO
     found = _AMOUNT.match(text) if isinstance(text, str) else None
     if found is None:
-        raise BadMoneyRecord(f"{where}: {text!r} is not an amount (a decimal string of at most 6 places)")
+        raise ValueError(f"{text!r} is not an amount (a decimal string of at most 6 places)")
     sign, whole, part = found.groups()
     value = int(whole) * MICRO + (int(part.ljust(6, "0")) if part else 0)
     return -value if sign else value
+
+
+def _stake(stakes: dict[str, list[int]], bet: str, amount: int) -> None:
+    sums = stakes.get(bet) or stakes.setdefault(bet, [0, 0, 0])
+    sums[0] += 1
+    sums[1] += amount
+    sums[2] += amount * amount
+
+
+def _why(error: Exception) -> str:
+    return f"no {error}" if isinstance(error, KeyError) else str(error)
 
 
 def decimal_text(value: Fraction | Decimal, places: int) -> str:
@@ -253,24 +281,38 @@ class RoundMoney:
     shoe: int | None
     shift: int | None
     opened_at: str
-    composition: Counter[Card] | None  # the cards left when it was dealt (None: not known or not needed)
-    stakes: list[tuple[int, str, int]] | None = None  # the wagers of record: seat, bet, amount in 10^-6 units
-    settled: list[Mapping[str, Any]] | None = None
+    # the cards read out of its shoe before it was dealt: the first `cards_out` of `shoe_cards` (a
+    # list the shoe's rounds share); None where the theory is the full shoe's
+    shoe_cards: list[Card] | None = None
+    cards_out: int = 0
+    # the wagers of record per bet: [count, sum of stakes, sum of their squares], in 10^-6 units
+    stakes: dict[str, list[int]] | None = None
+    settled: dict[str, list[int]] | None = None  # its settlement's tallies per bet (theory not yet counted)
     void: bool = False
     ended_at: str | None = None
+
+    def composition(self) -> Counter[Card] | None:
+        if self.shoe_cards is None or self.game not in GAME_KEYS or not isinstance(self.decks, int):
+            return None
+        left = get_game(self.game).deck_kind.shoe(self.decks)
+        left.subtract(self.shoe_cards[:self.cards_out])
+        return +left
 
 
 class MetersFold:
     """Fold journal records (in seq order) into rounds with their money; `report` sums them."""
 
-    def __init__(self, theory: str = "exact"):
+    def __init__(self, theory: str = "exact", shoe: int | None = None, shift: int | None = None):
+        """`shoe`, `shift`: fold only the rounds of that shoe or shift (None: every round)."""
         if theory not in THEORIES:
             raise ValueError(f"theory {theory!r}: one of {', '.join(THEORIES)}")
-        self.theory = theory
+        self.theory, self.only_shoe, self.only_shift = theory, shoe, shift
         self.game: str | None = None
         self.decks: int | None = None
         self.shoe: int | None = None
-        self.cards_out: Counter[Card] = Counter()
+        self.shoe_cards: list[Card] = []
+        self.shoes_seen: set[int] = set()
+        self.left_out: set[int] = set()  # rounds outside the shoe or shift folded
         self.rounds: dict[int, RoundMoney] = {}
         self.shifts: dict[int, Shift] = {}
         self.open_shift: int | None = None
@@ -303,7 +345,7 @@ class MetersFold:
                 money.void, money.ended_at = True, record.at
             return money
         elif kind == RecordKind.SHOE and p.get("event") in SHOE_STARTS:
-            self.cards_out = Counter()
+            self.shoe_cards = []
             self.shoe = p.get("shoe", self.shoe)
         elif kind == RecordKind.SHIFT:
             self._shift(record)
@@ -316,7 +358,7 @@ class MetersFold:
     def card_out(self, face: str) -> None:
         """A card read out of the shoe (its text as the card record holds it)."""
         try:
-            self.cards_out[parse_card(face)] += 1
+            self.shoe_cards.append(parse_card(face))
         except CardError:
             self.notes.add(f"a card record's card {face[:16]!r} is not a card: not counted out")
 
@@ -325,18 +367,20 @@ class MetersFold:
         self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
         self.shoe = p.get("shoe", self.shoe)
         number = record.round or 0
-        composition = None
-        if self.theory == "exact" and self.game in GAME_KEYS and isinstance(self.decks, int):
-            left = get_game(self.game).deck_kind.shoe(self.decks)
-            left.subtract(self.cards_out)
-            composition = +left
+        if isinstance(self.shoe, int):
+            self.shoes_seen.add(self.shoe)
+        if (self.only_shoe is not None and self.shoe != self.only_shoe
+                or self.only_shift is not None and self.open_shift != self.only_shift):
+            self.left_out.add(number)
+            return
+        exact = self.theory == "exact"
         self.rounds[number] = RoundMoney(number, self.game, self.decks, self.shoe, self.open_shift, record.at,
-                                         composition)
+                                         self.shoe_cards if exact else None, len(self.shoe_cards))
 
     def _round_of(self, record: MetersRecord) -> RoundMoney | None:
         number = record.round if record.round is not None else record.payload.get("round")
         money = self.rounds.get(number) if isinstance(number, int) else None
-        if money is None:
+        if money is None and number not in self.left_out:
             self.notes.add(f"a {record.kind} record for round {number}, which the journal never opened: not counted")
         return money
 
@@ -344,13 +388,17 @@ class MetersFold:
         money = self._round_of(record)
         if money is None:
             return None
-        stakes = []
-        for n, wager in enumerate(record.payload.get("wagers") or ()):
-            where = f"round {money.round} wagers record, wager {n + 1}"
-            if not isinstance(wager, Mapping) or not isinstance(wager.get("seat"), int) or not isinstance(
-                    wager.get("bet"), str):
-                raise BadMoneyRecord(f"{where}: expected seat, bet and stake")
-            stakes.append((wager["seat"], wager["bet"], micro(wager.get("stake"), where)))
+        stakes: dict[str, list[int]] = {}
+        n = 0
+        try:
+            for wager in record.payload.get("wagers") or ():
+                n += 1
+                bet = wager["bet"]
+                if type(wager["seat"]) is not int or type(bet) is not str:
+                    raise TypeError("expected a seat number and a bet key")
+                _stake(stakes, bet, micro(wager["stake"]))
+        except (TypeError, KeyError, ValueError) as error:
+            raise BadMoneyRecord(f"round {money.round} wagers record, wager {n}: {_why(error)}") from None
         money.stakes = stakes
         return money
 
@@ -362,9 +410,9 @@ class MetersFold:
             money.void, money.ended_at = True, record.at
             return money
         wagers = record.payload.get("wagers") or []
-        if not isinstance(wagers, list) or not all(isinstance(w, Mapping) for w in wagers):
-            raise BadMoneyRecord(f"round {money.round} settlement record: its wagers are not a list of objects")
-        money.settled, money.ended_at = wagers, record.at
+        if not isinstance(wagers, list):
+            raise BadMoneyRecord(f"round {money.round} settlement record: its wagers are not a list")
+        money.settled, money.ended_at = self._settled(money, wagers), record.at
         return money
 
     def _shift(self, record: MetersRecord) -> None:
@@ -386,8 +434,9 @@ class MetersFold:
     def theory_of(self, money: RoundMoney) -> RoundTheory | None:
         if money.game not in GAME_KEYS or not isinstance(money.decks, int):
             return None
-        if money.composition is not None and sum(money.composition.values()) >= 6:
-            return round_theory(money.game, money.decks, money.composition)
+        composition = money.composition()
+        if composition is not None and sum(composition.values()) >= 6:
+            return round_theory(money.game, money.decks, composition)
         return full_shoe_theory(money.game, money.decks)
 
     def meters_of(self, money: RoundMoney) -> RoundMeters | None:
@@ -400,66 +449,67 @@ class MetersFold:
             self._tally(money, meters)
         return meters
 
+    @staticmethod
+    def _settled(money: RoundMoney, wagers: list[Any]) -> dict[str, list[int]]:
+        """The settlement's sums per bet: the drop (its wagers of record), paid, collected,
+        commission and fees. Without a wagers record, the stakes it names are the drop."""
+        bets: dict[str, list[int]] = {}
+        if money.stakes is None:
+            money.stakes = {}
+            try:
+                for w in wagers:
+                    if w.get("stake") not in (None, "0"):
+                        _stake(money.stakes, str(w.get("bet")), micro(w["stake"]))
+            except (AttributeError, ValueError) as error:
+                raise BadMoneyRecord(f"round {money.round} settlement record: {_why(error)}") from None
+        for bet, (count, total, _) in money.stakes.items():
+            tally = bets[bet] = new_tally()
+            tally[DROP], tally[WAGERS] = total, count
+        n = 0
+        try:
+            for wager in wagers:
+                n += 1
+                net = micro(wager["net"])
+                bet = wager["bet"]
+                tally = bets.get(bet) or bets.setdefault(str(bet), new_tally())
+                if net > 0:
+                    tally[PAID] += net
+                else:
+                    tally[COLLECTED] -= net
+                if wager.get("commission", "0") != "0":
+                    tally[COMMISSION] += micro(wager["commission"])
+                if wager.get("fee", "0") != "0":
+                    tally[FEES] += micro(wager["fee"])
+        except (TypeError, KeyError, AttributeError, ValueError) as error:
+            raise BadMoneyRecord(f"round {money.round} settlement record, wager {n}: {_why(error)}") from None
+        return bets
+
     def _tally(self, money: RoundMoney, meters: RoundMeters) -> None:
         bets, total = meters.bets, meters.total
-        stakes = money.stakes
-        if stakes is None:  # no wagers record: the stakes the settlement names
-            stakes = [(w.get("seat", 0), str(w.get("bet")), micro(w.get("stake", "0"), f"round {money.round}"))
-                      for w in money.settled or () if w.get("stake") not in (None, "0")]
-        for _seat, bet, stake in stakes:
-            tally = bets.get(bet) or bets.setdefault(bet, new_tally())
-            tally[DROP] += stake
-            tally[WAGERS] += 1
+        for bet, tally in (money.settled or {}).items():
+            bets[bet] = list(tally)
+        stakes = money.stakes or {}
         theory = self.theory_of(money) if stakes else None
         if theory is None:
             for tally in bets.values():
                 tally[UNANALYSED] = tally[DROP]
         else:
             self._theory(theory, stakes, bets, total)
-        for n, wager in enumerate(money.settled or ()):
-            where = f"round {money.round} settlement record, wager {n + 1}"
-            net = micro(wager.get("net"), where)
-            bet = str(wager.get("bet"))
-            tally = bets.get(bet) or bets.setdefault(bet, new_tally())
-            if net > 0:
-                tally[PAID] += net
-            else:
-                tally[COLLECTED] -= net
-            if wager.get("commission", "0") != "0":
-                tally[COMMISSION] += micro(wager["commission"], where)
-            if wager.get("fee", "0") != "0":
-                tally[FEES] += micro(wager["fee"], where)
         for tally in bets.values():
             for i in (WAGERS, DROP, PAID, COLLECTED, COMMISSION, FEES, UNANALYSED):
                 total[i] += tally[i]
 
     @staticmethod
-    def _theory(theory: RoundTheory, stakes: list[tuple[int, str, int]], bets: dict[str, list[int]],
+    def _theory(theory: RoundTheory, stakes: dict[str, list[int]], bets: dict[str, list[int]],
                 total: list[int]) -> None:
         """Each bet's theoretical win and variance, and the round's (with the covariances
-        between its jointly counted bets): ScaledTheory.of_stakes, in one pass."""
+        between its jointly counted bets): ScaledTheory.of_sums, bet by bet and in total."""
         scaled = theory.scaled
-        edges, variances, joint = scaled.edges, scaled.variances, scaled.joint
-        joint_stake: dict[str, int] = {}
-        for _seat, bet, stake in stakes:
+        sums = {bet: (total_stake, squares) for bet, (_, total_stake, squares) in stakes.items()}
+        for bet, pair in sums.items():
             tally = bets[bet]
-            edge = edges.get(bet)
-            if edge is None:
-                tally[UNANALYSED] += stake
-                continue
-            tally[THEORETICAL] += stake * edge
-            if bet in joint:
-                joint_stake[bet] = joint_stake.get(bet, 0) + stake
-            else:
-                tally[VARIANCE] += stake * stake * variances[bet]
-        covariance = scaled.covariance
-        for a, sa in joint_stake.items():
-            bets[a][VARIANCE] = sa * sa * covariance[(a, a)]
-            for b, sb in joint_stake.items():
-                total[VARIANCE] += sa * sb * covariance[(a, b)]
-        for tally in bets.values():
-            total[THEORETICAL] += tally[THEORETICAL]
-        total[VARIANCE] += sum(bets[bet][VARIANCE] for bet in bets if bet not in joint_stake)
+            tally[THEORETICAL], tally[VARIANCE], tally[UNANALYSED] = scaled.of_sums({bet: pair})
+        total[THEORETICAL], total[VARIANCE], _ = scaled.of_sums(sums)
 
     def round_meters(self) -> list[RoundMeters]:
         """Every round whose money stands or that was voided, oldest first."""
@@ -546,11 +596,12 @@ class JournalRecord:
     payload: Mapping[str, Any]
 
 
-def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact") -> MetersFold:
+def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact", shoe: int | None = None,
+                 shift: int | None = None) -> MetersFold:
     """Fold the journal at `source` (read-only; safe while the daemon writes it). A card's face
     and flags are read by SQLite itself (most of a journal is cards); the full-shoe theory reads
     no cards at all."""
-    fold = MetersFold(theory)
+    fold = MetersFold(theory, shoe, shift)
     kinds = [kind for kind in READ_KINDS if theory == "exact" or kind != RecordKind.CARD]
     with reading(source) as conn:
         rows = conn.execute(
@@ -565,5 +616,5 @@ def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact"
                 if not again and isinstance(face, str):
                     fold.card_out(face)
                 continue
-            fold.add(JournalRecord(kind, number, at, json.loads(payload)))
+            fold.add(JournalRecord(kind, number, at, orjson.loads(payload)))
     return fold

@@ -24,7 +24,7 @@ total stake; wagers on different spots of a spot game are taken as independent.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -72,19 +72,24 @@ class RoundTheory:
 
     def of_stakes(self, stakes: Iterable[tuple[int, str, Fraction]]) -> tuple[Fraction, Fraction, Fraction]:
         """(expected house net, variance of the house net, stake with no theory) of one round's
-        wagers given as (seat, bet, stake)."""
+        wagers given as (seat, bet, stake), exactly."""
+        sums: dict[str, list[Fraction]] = {}
+        for _seat, bet, stake in stakes:
+            pair = sums.get(bet) or sums.setdefault(bet, [Fraction(0), Fraction(0)])
+            pair[0] += stake
+            pair[1] += stake * stake
         expected, variance, unknown = Fraction(0), Fraction(0), Fraction(0)
         joint_stake: dict[str, Fraction] = {}
-        for _seat, bet, stake in stakes:
+        for bet, (total, squares) in sums.items():
             theory = self.bets.get(bet)
             if theory is None:
-                unknown += stake
+                unknown += total
                 continue
-            expected += stake * theory.edge
+            expected += total * theory.edge
             if bet in self.joint and not self.spot_game:
-                joint_stake[bet] = joint_stake.get(bet, Fraction(0)) + stake
+                joint_stake[bet] = total
             else:
-                variance += stake * stake * theory.variance
+                variance += (squares if self.spot_game else total * total) * theory.variance
         for a, sa in joint_stake.items():
             for b, sb in joint_stake.items():
                 variance += sa * sb * self.covariance[(a, b)]
@@ -105,18 +110,27 @@ class ScaledTheory:
     def of_stakes(self, stakes: Iterable[tuple[str, int]]) -> tuple[int, int, int]:
         """(expected house net x SCALE, its variance x SCALE, stake with no theory) of one round's
         wagers as (bet, stake) in any integer unit u: the expectation in u, the variance in u^2."""
-        expected = variance = unknown = 0
-        joint_stake: dict[str, int] = {}
+        sums: dict[str, list[int]] = {}
         for bet, stake in stakes:
+            pair = sums.get(bet) or sums.setdefault(bet, [0, 0])
+            pair[0] += stake
+            pair[1] += stake * stake
+        return self.of_sums(sums)
+
+    def of_sums(self, sums: Mapping[str, Sequence[int]]) -> tuple[int, int, int]:
+        """`of_stakes` from each bet's (sum of stakes, sum of their squares)."""
+        expected = variance = unknown = 0
+        joint_stake = {}
+        for bet, (total, squares) in sums.items():
             edge = self.edges.get(bet)
             if edge is None:
-                unknown += stake
+                unknown += total
                 continue
-            expected += stake * edge
+            expected += total * edge
             if bet in self.joint:
-                joint_stake[bet] = joint_stake.get(bet, 0) + stake
-            else:
-                variance += stake * stake * self.variances[bet]
+                joint_stake[bet] = total
+            else:  # one bet at several seats of a baccarat round is one outcome; spots are their own
+                variance += (squares if self.spot_game else total * total) * self.variances[bet]
         for a, sa in joint_stake.items():
             for b, sb in joint_stake.items():
                 variance += sa * sb * self.covariance[(a, b)]

@@ -97,3 +97,19 @@ def test_the_cache_and_what_has_no_theory() -> None:
     assert variance == 25 * paigow.bets["fortune_bonus"].variance
     with pytest.raises(ValueError, match="a round needs at least 6"):
         round_theory("fortune7", 8, Counter({next(iter(deck)): 3}))
+
+
+def test_one_bet_at_two_seats_is_one_outcome_and_spots_are_their_own() -> None:
+    """Two seats' Precious Pair wagers on one baccarat round win or lose together; two spots'
+    Fortune Bonus wagers at Pai Gow are dealt their own hands (taken as independent)."""
+    fafa = full_shoe_theory("fafa4", 8)
+    _, both, _ = fafa.of_stakes([(1, "player_precious_pair", Fraction(5)), (2, "player_precious_pair", Fraction(5))])
+    assert both == 100 * fafa.bets["player_precious_pair"].variance
+    paigow = full_shoe_theory("paigow", 1)
+    _, spots, _ = paigow.of_stakes([(1, "fortune_bonus", Fraction(5)), (2, "fortune_bonus", Fraction(5))])
+    assert spots == 50 * paigow.bets["fortune_bonus"].variance
+    scaled = fafa.scaled.of_stakes([("player_precious_pair", 5), ("player_precious_pair", 5), ("banker", 20)])
+    exact = fafa.of_stakes([(1, "player_precious_pair", Fraction(5)), (2, "player_precious_pair", Fraction(5)),
+                            (3, "banker", Fraction(20))])
+    assert abs(Fraction(scaled[0], 10 ** 12) - exact[0]) < Fraction(1, 10 ** 9)
+    assert abs(Fraction(scaled[1], 10 ** 12) - exact[1]) < Fraction(1, 10 ** 7)
