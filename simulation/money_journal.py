@@ -29,7 +29,7 @@ from games.cards import Card
 from games.money import BadWager, MoneyRules, Settled, Stake, check_stakes, format_amount, settle
 from games.money.settle import BACCARAT_SEATS
 from games.registry import get_game
-from games.round import Complete, Deal
+from games.round import Complete, Deal, IrregularityKind
 
 RESHUFFLE_AT = 16  # cards left below which a new shoe comes in
 LINE_BETS = ("banker", "player")
@@ -123,8 +123,9 @@ class MoneyDealer:
                                        "house_net": format_amount(house_net)}, number, False))
         self._button(entries, 3)
         if void:
-            entries.append((RecordKind.VOID, {"kind": "extra_card", "clause": "fortune7 §5.2", "reason": "test"},
-                            number, self.durable))
+            rule = game.rule(IrregularityKind.EXTRA_CARD)  # a hand dealt a card too many, found after the result
+            entries.append((RecordKind.VOID, {"kind": rule.kind.value, "clause": rule.clause,
+                                              "reason": "an extra card after the result"}, number, self.durable))
             entries.append(("settlement", {"round": number, "void": True, "house_net": "0", "wagers": [
                 Settled(s.seat, s.bet, s.amount, Fraction(0), s.amount).to_json() for s in stakes]}, number, False))
         else:
