@@ -127,7 +127,7 @@ def _main(argv: list[str]) -> int:
     if args.shift is not None and args.shift not in fold.shifts:
         raise NoSuchPeriod(f"the journal has no shift {args.shift}"
                            + (f" (shifts 1-{max(fold.shifts)})" if fold.shifts else " (no shift opened yet)"))
-    report = fold.report(alarm_sd, args.shoe, args.shift)
+    report = fold.report(alarm_sd)
     if args.json:
         json.dump(report.to_json(), sys.stdout, ensure_ascii=False, separators=(",", ":"))
         sys.stdout.write("\n")

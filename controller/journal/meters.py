@@ -21,11 +21,14 @@ decimal places, so a fold of a million records adds integers, not Fractions).
 """
 from __future__ import annotations
 
+import gc
 import math
+import operator
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, localcontext
@@ -124,8 +127,7 @@ def new_tally() -> list[int]:
 
 
 def add_into(into: list[int], tally: list[int]) -> None:
-    for i, value in enumerate(tally):
-        into[i] += value
+    into[:] = map(operator.add, into, tally)
 
 
 @dataclass(frozen=True)
@@ -302,8 +304,12 @@ class RoundMoney:
 class MetersFold:
     """Fold journal records (in seq order) into rounds with their money; `report` sums them."""
 
-    def __init__(self, theory: str = "exact", shoe: int | None = None, shift: int | None = None):
-        """`shoe`, `shift`: fold only the rounds of that shoe or shift (None: every round)."""
+    def __init__(self, theory: str = "exact", shoe: int | None = None, shift: int | None = None,
+                 summing: bool = True):
+        """`shoe`, `shift`: fold only the rounds of that shoe or shift (None: every round).
+        `summing`: sum each round into its shoe's and shift's meters once the next round opens
+        (no void can follow then) and forget it; False keeps every round in `rounds` (the pit
+        stores each round's meters itself)."""
         if theory not in THEORIES:
             raise ValueError(f"theory {theory!r}: one of {', '.join(THEORIES)}")
         self.theory, self.only_shoe, self.only_shift = theory, shoe, shift
@@ -313,6 +319,10 @@ class MetersFold:
         self.shoe_cards: list[Card] = []
         self.shoes_seen: set[int] = set()
         self.left_out: set[int] = set()  # rounds outside the shoe or shift folded
+        self.summing = summing
+        self.parts: dict[tuple[int | None, int | None], Group] = {}  # (shoe, shift) -> its finished rounds
+        self.listed: list[RoundMeters] = []  # the finished rounds, when one shoe or shift is folded
+        self.last_opened = 0
         self.rounds: dict[int, RoundMoney] = {}
         self.shifts: dict[int, Shift] = {}
         self.open_shift: int | None = None
@@ -367,6 +377,9 @@ class MetersFold:
         self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
         self.shoe = p.get("shoe", self.shoe)
         number = record.round or 0
+        if self.summing:
+            self._finish_before(number)
+        self.last_opened = max(self.last_opened, number)
         if isinstance(self.shoe, int):
             self.shoes_seen.add(self.shoe)
         if (self.only_shoe is not None and self.shoe != self.only_shoe
@@ -381,7 +394,9 @@ class MetersFold:
         number = record.round if record.round is not None else record.payload.get("round")
         money = self.rounds.get(number) if isinstance(number, int) else None
         if money is None and number not in self.left_out:
-            self.notes.add(f"a {record.kind} record for round {number}, which the journal never opened: not counted")
+            late = isinstance(number, int) and number < self.last_opened
+            self.notes.add(f"a {record.kind} record for round {number}, " + (
+                "after the next round opened: not counted" if late else "which the journal never opened: not counted"))
         return money
 
     def _wagers(self, record: MetersRecord) -> RoundMoney | None:
@@ -396,7 +411,11 @@ class MetersFold:
                 bet = wager["bet"]
                 if type(wager["seat"]) is not int or type(bet) is not str:
                     raise TypeError("expected a seat number and a bet key")
-                _stake(stakes, bet, micro(wager["stake"]))
+                amount = micro(wager["stake"])
+                sums = stakes.get(bet) or stakes.setdefault(bet, [0, 0, 0])
+                sums[0] += 1
+                sums[1] += amount
+                sums[2] += amount * amount
         except (TypeError, KeyError, ValueError) as error:
             raise BadMoneyRecord(f"round {money.round} wagers record, wager {n}: {_why(error)}") from None
         money.stakes = stakes
@@ -485,42 +504,81 @@ class MetersFold:
         return bets
 
     def _tally(self, money: RoundMoney, meters: RoundMeters) -> None:
-        bets, total = meters.bets, meters.total
+        bets = meters.bets
         for bet, tally in (money.settled or {}).items():
             bets[bet] = list(tally)
         stakes = money.stakes or {}
         theory = self.theory_of(money) if stakes else None
+        variance = 0
         if theory is None:
             for tally in bets.values():
                 tally[UNANALYSED] = tally[DROP]
         else:
-            self._theory(theory, stakes, bets, total)
-        for tally in bets.values():
-            for i in (WAGERS, DROP, PAID, COLLECTED, COMMISSION, FEES, UNANALYSED):
-                total[i] += tally[i]
+            variance = self._theory(theory, stakes, bets)
+        if bets:
+            meters.total[:] = map(sum, zip(*bets.values(), strict=True))
+            meters.total[VARIANCE] = variance
 
     @staticmethod
-    def _theory(theory: RoundTheory, stakes: dict[str, list[int]], bets: dict[str, list[int]],
-                total: list[int]) -> None:
-        """Each bet's theoretical win and variance, and the round's (with the covariances
-        between its jointly counted bets): ScaledTheory.of_sums, bet by bet and in total."""
+    def _theory(theory: RoundTheory, stakes: dict[str, list[int]], bets: dict[str, list[int]]) -> int:
+        """Each bet's theoretical win and variance (ScaledTheory.of_sums, bet by bet, in one
+        pass); returns the round's variance, with the covariances between its jointly counted bets."""
         scaled = theory.scaled
-        sums = {bet: (total_stake, squares) for bet, (_, total_stake, squares) in stakes.items()}
-        for bet, pair in sums.items():
+        edges, variances, joint, spots = scaled.edges, scaled.variances, scaled.joint, scaled.spot_game
+        covariance = scaled.covariance
+        joint_stake = []
+        variance = 0
+        for bet, (_, stake, squares) in stakes.items():
             tally = bets[bet]
-            tally[THEORETICAL], tally[VARIANCE], tally[UNANALYSED] = scaled.of_sums({bet: pair})
-        total[THEORETICAL], total[VARIANCE], _ = scaled.of_sums(sums)
+            edge = edges.get(bet)
+            if edge is None:
+                tally[UNANALYSED] = stake
+                continue
+            tally[THEORETICAL] = stake * edge
+            if bet in joint:
+                tally[VARIANCE] = stake * stake * covariance[(bet, bet)]
+                joint_stake.append((bet, stake))
+            else:  # one bet at several seats of a baccarat round is one outcome; spots are their own
+                tally[VARIANCE] = (squares if spots else stake * stake) * variances[bet]
+                variance += tally[VARIANCE]
+        for a, sa in joint_stake:
+            for b, sb in joint_stake:
+                variance += sa * sb * covariance[(a, b)]
+        return variance
 
-    def round_meters(self) -> list[RoundMeters]:
-        """Every round whose money stands or that was voided, oldest first."""
-        return [m for money in self.rounds.values() if (m := self.meters_of(money)) is not None]
+    def _finish_before(self, number: int) -> None:
+        for done in [n for n in self.rounds if n < number]:
+            meters = self.meters_of(self.rounds.pop(done))
+            if meters is not None:
+                _sum_into(self.parts, meters)
+                if self.only_shoe is not None or self.only_shift is not None:
+                    self.listed.append(meters)
 
-    def report(self, alarm_sd: Fraction = DEFAULT_ALARM_SD, shoe: int | None = None,
-               shift: int | None = None) -> MetersReport:
-        rounds = [money for money in self.rounds.values()
-                  if (shoe is None or money.shoe == shoe) and (shift is None or money.shift == shift)]
-        meters = [m for money in rounds if (m := self.meters_of(money)) is not None]
-        return MetersReport.of(meters, self.shifts, alarm_sd, self.theory, sorted(self.notes), shoe, shift)
+    def report(self, alarm_sd: Fraction = DEFAULT_ALARM_SD) -> MetersReport:
+        """The meters of every round folded (the fold's shoe or shift, with its rounds), the
+        rounds not yet finished included as they stand."""
+        shoe, shift = self.only_shoe, self.only_shift
+
+        def wanted(shoe_no: int | None, shift_no: int | None) -> bool:
+            return (shoe is None or shoe_no == shoe) and (shift is None or shift_no == shift)
+        with _collector_paused():
+            parts: dict[tuple[int | None, int | None], Group] = {}
+            for key, part in self.parts.items():
+                if wanted(*key):
+                    parts[key] = Group()
+                    parts[key].merge(part)
+            listed = [m for m in self.listed if wanted(m.shoe, m.shift)]
+            for money in self.rounds.values():
+                if wanted(money.shoe, money.shift) and (meters := self.meters_of(money)) is not None:
+                    _sum_into(parts, meters)
+                    listed.append(meters)
+            return MetersReport.of_parts(parts, listed, self.shifts, alarm_sd, self.theory, sorted(self.notes),
+                                         shoe, shift)
+
+
+def _sum_into(parts: dict[tuple[int | None, int | None], Group], meters: RoundMeters) -> None:
+    key = (meters.shoe, meters.shift)
+    (parts.get(key) or parts.setdefault(key, Group())).add(meters)
 
 
 @dataclass
@@ -543,9 +601,14 @@ class MetersReport:
         parts: dict[tuple[int | None, int | None], Group] = {}
         listed = []
         for m in meters:
-            key = (m.shoe, m.shift)
-            (parts.get(key) or parts.setdefault(key, Group())).add(m)
+            _sum_into(parts, m)
             listed.append(m)
+        return cls.of_parts(parts, listed, shift_info, alarm_sd, theory, notes, shoe, shift)
+
+    @classmethod
+    def of_parts(cls, parts: Mapping[tuple[int | None, int | None], Group], listed: list[RoundMeters],
+                 shift_info: Mapping[int, Shift], alarm_sd: Fraction, theory: str, notes: list[str],
+                 shoe: int | None = None, shift: int | None = None) -> MetersReport:
         table, shoes = Group(), dict[int | None, Group]()
         shifts = {number: Group() for number in shift_info if shift is None or number == shift}
         for (shoe_no, shift_no), part in parts.items():
@@ -603,6 +666,25 @@ def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact"
     no cards at all."""
     fold = MetersFold(theory, shoe, shift)
     kinds = [kind for kind in READ_KINDS if theory == "exact" or kind != RecordKind.CARD]
+    with _collector_paused():
+        _fold_rows(fold, source, kinds)
+    return fold
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The fold and its sums make no reference cycles: the cyclic collector would only rescan
+    their growing heap again and again (a fifth of the time over a million records)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _fold_rows(fold: MetersFold, source: Journal | str | os.PathLike[str], kinds: list[str]) -> None:
     with reading(source) as conn:
         rows = conn.execute(
             "SELECT kind, round, at, CASE WHEN kind = 'card' THEN NULL ELSE payload END, "
@@ -617,4 +699,3 @@ def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact"
                     fold.card_out(face)
                 continue
             fold.add(JournalRecord(kind, number, at, orjson.loads(payload)))
-    return fold

@@ -65,7 +65,7 @@ class PitMeters:
         fold = self.folds.get(table)
         if fold is not None:
             return fold
-        fold = self.folds[table] = MetersFold()
+        fold = self.folds[table] = MetersFold(summing=False)
         start = self.conn.execute(
             "SELECT min(seq) FROM (SELECT max(seq) AS seq FROM records WHERE table_id = ? AND seq < ? "
             "AND kind = 'round_opened' UNION ALL SELECT max(seq) FROM records WHERE table_id = ? AND seq < ? "
@@ -132,7 +132,7 @@ class PitMeters:
         displaced by the table's own)."""
         self.conn.execute("DELETE FROM meters_rounds WHERE table_id = ?", (table,))
         self.conn.execute("DELETE FROM meters_shifts WHERE table_id = ?", (table,))
-        self.folds[table] = MetersFold()
+        self.folds[table] = MetersFold(summing=False)
         for record in records:  # the fold begins empty: nothing is read back
             self.add(table, record)
 

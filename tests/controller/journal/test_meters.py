@@ -61,7 +61,7 @@ def test_the_table_totals_are_the_records_sums(two_shifts):
 
 def test_each_rounds_theory_is_that_of_the_cards_left(two_shifts):
     records = _records(two_shifts)
-    report = fold_journal(two_shifts).report(shoe=1).to_json()
+    report = fold_journal(two_shifts, shoe=1).report().to_json()
     out, stakes, checked = [], {}, 0
     for kind, n, p in records:
         if kind == "wagers":
@@ -94,7 +94,7 @@ def test_shifts_and_the_alarm(two_shifts):
     assert alarm["actual"] == shifts[2]["house_net"] and alarm["sd"] == shifts[2]["sd"]
     assert alarm["theoretical"] == shifts[2]["theoretical_win"] and alarm["z"] == shifts[2]["z"]
     assert fold_journal(two_shifts).report(alarm_sd=Fraction(1000)).alarms() == []
-    only = fold_journal(two_shifts, "full_shoe").report(shift=1).to_json()
+    only = fold_journal(two_shifts, "full_shoe", shift=1).report().to_json()
     assert [s["shift"] for s in only["shifts"]] == [1] and only["alarms"] == []
     assert {r["shift"] for r in only["rounds"]} == {1} and len(only["rounds"]) == 90
 
