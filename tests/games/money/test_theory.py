@@ -11,10 +11,12 @@ from fractions import Fraction
 import pytest
 
 from games.cards import Card
+from games.fubacc.hands import lucky_monkey_line
+from games.fubacc.wagers import LUCKY_MONKEY
 from games.live_edge import cards_left
 from games.money.theory import full_shoe_theory, round_theory
 from games.registry import get_game, get_odds
-from games.round import Complete, Deal
+from games.round import Complete, Deal, win
 
 ROUNDS = 30_000
 SE_LIMIT = 4.5  # standard errors: a seeded run, far from a flaky bound
@@ -113,3 +115,18 @@ def test_one_bet_at_two_seats_is_one_outcome_and_spots_are_their_own() -> None:
                             (3, "banker", Fraction(20))])
     assert abs(Fraction(scaled[0], 10 ** 12) - exact[0]) < Fraction(1, 10 ** 9)
     assert abs(Fraction(scaled[1], 10 ** 12) - exact[1]) < Fraction(1, 10 ** 7)
+
+
+def test_fu_baccs_lucky_monkey_against_simulation() -> None:
+    """Fu Bacc's Lucky Monkey (fubacc way 2, ruling 13: the player's first two cards against the
+    dealer's up card), one spot dealt from a full deck: the theory from games/fubacc/odds.py
+    against three cards drawn at random, settled by the pay table's own lines."""
+    rng = random.Random(20261126)
+    deck = list(get_game("fubacc").deck_kind.cards)
+    theory = full_shoe_theory("fubacc", 1).bets["lucky_monkey"]
+    samples = []
+    for _ in range(ROUNDS * 2):
+        first, second, up = rng.sample(deck, 3)
+        line = lucky_monkey_line(first.point == 0 and second.point == 0, up.point)
+        samples.append(-float(win(LUCKY_MONKEY, line).net(1)) if line else 1.0)
+    _check(samples, theory.edge, theory.variance)
