@@ -18,7 +18,8 @@ from cli.common import Parser, UsageError, fraction_argument, run_command
 from cli.paths import add_location_options, config_for_cli, journal_path
 from cli.recall import by_text
 from controller.journal import JournalError
-from controller.journal.meters import THEORIES, BadMoneyRecord, MetersReport, fold_journal
+from controller.journal.meter_sums import MetersReport
+from controller.journal.meters import THEORIES, BadMoneyRecord, fold_journal
 
 COLUMNS = (("wagers", "wagers"), ("drop", "drop"), ("paid", "paid"), ("collected", "collected"),
            ("commission", "commission"), ("fees", "fees"), ("house_net", "house net"), ("hold_pct", "hold %"),

@@ -21,18 +21,16 @@ from typing import Any
 
 from controller.journal import DamagedRecord, Record
 from controller.journal.kinds import RecordKind
-from controller.journal.meters import (
+from controller.journal.meter_sums import (
     DEFAULT_ALARM_SD,
-    READ_KINDS,
-    BadMoneyRecord,
     Figures,
     Group,
-    MetersFold,
     MetersReport,
     RoundMeters,
     Shift,
     decimal_text,
 )
+from controller.journal.meters import READ_KINDS, BadMoneyRecord, MetersFold
 from games.money import format_amount
 from services.pit.database import Database
 
