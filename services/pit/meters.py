@@ -71,17 +71,19 @@ class PitMeters:
             (table, before, table, before, '%"event":"new"%', '%"event":"new_deck"%')).fetchone()[0]
         shift = self.conn.execute("SELECT max(seq) FROM records WHERE table_id = ? AND seq < ? AND kind = 'shift'",
                                   (table, before)).fetchone()[0]
+        # the shift record and the command before it (who gave it: the same commit, just before)
         for row in self.conn.execute(
                 "SELECT seq, at, mono_ns, kind, round, payload, prev_hash, hash FROM records WHERE table_id = ? "
-                "AND (seq >= ? OR seq = ?) AND seq < ? ORDER BY seq", (table, start or 0, shift or 0, before)):
+                "AND (seq >= ? OR seq = ? OR seq = ?) AND seq < ? ORDER BY seq",
+                (table, start or 0, shift or 0, (shift or 1) - 1, before)):
             record = Record(*row)
-            if record.kind in _KINDS:
+            if _folded(record):
                 fold.add(record)
         return fold
 
     def add(self, table: str, record: Record) -> None:
         """A record that joined the table's chain, in order."""
-        if record.kind not in _KINDS and not (record.kind == RecordKind.COMMAND and '"name":"shift"' in record.payload_text):
+        if not _folded(record):
             return
         fold = self.fold(table, record.seq)
         try:
@@ -121,8 +123,9 @@ class PitMeters:
               for who in (shift.opened_by, shift.closed_by)]
         self.conn.execute(
             "INSERT INTO meters_shifts VALUES (?,?,?,?,?,?,?) ON CONFLICT (table_id, shift) DO UPDATE SET "
-            "name = excluded.name, opened_at = excluded.opened_at, closed_at = excluded.closed_at, "
-            "opened_by = excluded.opened_by, closed_by = excluded.closed_by",
+            "name = excluded.name, opened_at = COALESCE(excluded.opened_at, meters_shifts.opened_at), "
+            "closed_at = excluded.closed_at, opened_by = COALESCE(excluded.opened_by, meters_shifts.opened_by), "
+            "closed_by = excluded.closed_by",
             (table, shift.number, shift.name, shift.opened_at, shift.closed_at, *by))
 
     def rebuild(self, table: str, records: Iterable[Record]) -> None:
@@ -176,6 +179,11 @@ def floor_meters(conn: Database, alarm_sd: Fraction = DEFAULT_ALARM_SD, table: s
         out.tables[name] = report
         out.floor.merge(report.table)
     return out
+
+
+def _folded(record: Record) -> bool:
+    """The records the meters read: the money, the rounds, the cards, the shifts and who gave them."""
+    return record.kind in _KINDS or record.kind == RecordKind.COMMAND and '"name":"shift"' in record.payload_text
 
 
 def _who(text: str | None) -> Mapping[str, Any] | None:

@@ -115,3 +115,23 @@ def test_tablectl_pit_meters(tmp_path, journals, capsys):
     data = json.loads(capsys.readouterr().out)
     assert all([s["shift"] for s in t["shifts"]] == [1] for t in data["tables"])
     assert data["floor"]["rounds"] == sum(t["rounds"] for t in data["tables"]) == 2 * (40 - 4)
+
+
+def test_who_opened_a_shift_survives_a_restart_of_the_pit(pit_db_url, tmp_path):
+    alice, bob = {"source": "socket", "user": "alice"}, {"source": "socket", "user": "bob"}
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        journal.append("command", {"name": "shift", "args": {"action": "open"}, "by": alice})
+        journal.append("shift", {"action": "open", "shift": 1, "name": "day"})
+        MoneyDealer(journal, "fortune6", rng=random.Random(4)).deal(5)
+        journal.append("command", {"name": "shift", "args": {"action": "close"}, "by": bob})
+        journal.append("shift", {"action": "close", "shift": 1, "name": "day"})
+    records = list(iter_records(open_readonly(path)))
+    feed(pit_db_url, {"s/t": records[:20]})
+    feed(pit_db_url, {"s/t": records[20:]})  # a new pit process: the fold taken up from the database
+    store = PitStore(pit_db_url)
+    try:
+        [shift] = floor_meters(store.conn).to_json()["tables"][0]["shifts"]
+    finally:
+        store.close()
+    assert (shift["opened_by"], shift["closed_by"], shift["rounds"]) == (alice, bob, 5)
