@@ -56,7 +56,7 @@ from controller.journal.meter_sums import (
 from controller.journal.readonly import reading
 from controller.journal.store import Journal
 from games.cards import Card, CardError, parse_card
-from games.money.theory import RoundTheory, full_shoe_theory, round_theory
+from games.money.theory import SCALE, RoundTheory, full_shoe_theory, round_theory
 from games.registry import GAME_KEYS, get_game
 
 WAGERS_KIND, SETTLEMENT_KIND = "wagers", "settlement"  # the table's money records (docs/money.md)
@@ -140,6 +140,7 @@ class RoundMoney:
     # the wagers of record per bet: [count, sum of stakes, sum of their squares], in 10^-6 units
     stakes: dict[str, list[int]] | None = None
     settled: dict[str, list[int]] | None = None  # its settlement's tallies per bet (theory not yet counted)
+    banked: bool = False  # banked by a player-dealer (Fortune 7's California game): the house takes fees only
     void: bool = False
     ended_at: str | None = None
 
@@ -281,7 +282,15 @@ class MetersFold:
         wagers = record.payload.get("wagers") or []
         if not isinstance(wagers, list):
             raise BadMoneyRecord(f"round {money.round} settlement record: its wagers are not a list")
+        banked = record.payload.get("player_dealer")  # Fortune 7's California game (docs/money.md)
+        money.banked = isinstance(banked, Mapping)
         money.settled, money.ended_at = self._settled(money, wagers), record.at
+        if isinstance(banked, Mapping) and money.settled is not None:
+            try:
+                fee = micro(banked.get("fee", "0"))
+            except ValueError as error:
+                raise BadMoneyRecord(f"round {money.round} settlement record, player_dealer: {error}") from None
+            money.settled.setdefault("player_dealer", new_tally())[FEES] += fee
         return money
 
     def _shift(self, record: MetersRecord) -> None:
@@ -321,7 +330,9 @@ class MetersFold:
     @staticmethod
     def _settled(money: RoundMoney, wagers: list[Any]) -> dict[str, list[int]]:
         """The settlement's sums per bet: the drop (its wagers of record), paid, collected,
-        commission and fees. Without a wagers record, the stakes it names are the drop."""
+        commission and fees. Without a wagers record, the stakes it names are the drop. A round
+        banked by a player-dealer pays and collects between the bettors and the bank: the house
+        only takes the fees (fortune7 Type of Game, ruling 9)."""
         bets: dict[str, list[int]] = {}
         if money.stakes is None:
             money.stakes = {}
@@ -341,10 +352,8 @@ class MetersFold:
                 net = micro(wager["net"])
                 bet = wager["bet"]
                 tally = bets.get(bet) or bets.setdefault(str(bet), new_tally())
-                if net > 0:
-                    tally[PAID] += net
-                else:
-                    tally[COLLECTED] -= net
+                if not money.banked:
+                    tally[PAID if net > 0 else COLLECTED] += abs(net)
                 if wager.get("commission", "0") != "0":
                     tally[COMMISSION] += micro(wager["commission"])
                 if wager.get("fee", "0") != "0":
@@ -358,9 +367,12 @@ class MetersFold:
         for bet, tally in (money.settled or {}).items():
             bets[bet] = list(tally)
         stakes = money.stakes or {}
-        theory = self.theory_of(money) if stakes else None
+        theory = self.theory_of(money) if stakes and not money.banked else None
         variance = 0
-        if theory is None:
+        if money.banked:  # the house's win is its fees, known before the deal
+            for tally in bets.values():
+                tally[THEORETICAL] = tally[FEES] * SCALE
+        elif theory is None:
             for tally in bets.values():
                 tally[UNANALYSED] = tally[DROP]
         else:

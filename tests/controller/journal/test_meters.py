@@ -122,3 +122,21 @@ def test_who_opened_a_shift_is_its_commands(tmp_path):
         journal.append("shift", {"action": "close", "shift": 1, "name": "day"})
     [shift] = fold_journal(path).report().to_json()["shifts"]
     assert shift["opened_by"] == alice and shift["closed_by"] is None and shift["rounds"] == 0
+
+
+def test_a_round_banked_by_a_player_dealer_wins_the_house_its_fees_only(tmp_path):
+    """Fortune 7's California game (fortune7 Type of Game, ruling 9): the bank pays and
+    collects; the house's net and its theoretical win are the collection fees."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        journal.append("round_opened", {"game": "fortune7", "decks": 8, "shoe": 1, "spots": []}, round=1)
+        journal.append("wagers", {"round": 1, "wagers": [{"seat": 1, "bet": "banker", "stake": "60"},
+                                                         {"seat": 6, "bet": "player", "stake": "50"}]}, round=1)
+        journal.append("settlement", {"round": 1, "void": False, "house_net": "4", "wagers": [
+            {"seat": 1, "bet": "banker", "stake": "60", "net": "60", "back": "120", "commission": "0", "fee": "1"},
+            {"seat": 6, "bet": "player", "stake": "50", "net": "-50", "back": "0", "commission": "0", "fee": "1"}],
+            "player_dealer": {"seat": 4, "stake": "100", "net": "-10", "fee": "2"}}, round=1)
+    table = fold_journal(path).report().to_json()["table"]
+    assert (table["drop"], table["paid"], table["collected"], table["fees"], table["house_net"]) == (
+        "110", "0", "0", "4", "4")
+    assert (table["theoretical_win"], table["sd"], table["bets"]["player_dealer"]["fees"]) == ("4.00", "0.00", "2")
