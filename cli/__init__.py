@@ -26,6 +26,7 @@ COMMANDS = {
     "recall": ("recall", "show the last rounds from the journal"),
     "journal": ("journal", "verify or export the journal"),
     "shoe": ("shoe", "a shoe from the journal: cards, counts, rounds, integrity, pace"),
+    "meters": ("meters", "the table's meters from the journal: drop, win, hold, theoretical win, alarms"),
     "edge": ("edge", "the house edge of every bet for the cards left (live, or for given cards)"),
     "feed": ("feed", "send this table's journal to the floor's MQTT broker"),
     "pit": ("pit", "the floor: every table's records from the broker, live, checked"),

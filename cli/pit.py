@@ -5,6 +5,7 @@
     tablectl pit export --table T [--db PATH]        # as `tablectl journal export` at the table
     tablectl pit alarms [--table T] [--open] [--db PATH] [--json]
     tablectl pit enroll SITE/TABLE KEYFILE [--db PATH]   # the table's public key (tablectl keys table)
+    tablectl pit meters [--table T] [--shift N] [--alarm-sd X] [--db PATH] [--json]   # drop, win, hold, theory
 
 The first subscribes to PREFIX/+/+/record and status, keeps every record in its database
 (idempotent by table and seq, each table's chain checked), and shows the floor live in the
@@ -25,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cli.common import Parser, UsageError, print_json, run_command
+from cli.common import Parser, UsageError, fraction_argument, print_json, run_command
 from cli.recall import round_text
 from controller.journal import DEFAULT_RECALL, fold_rounds
 from controller.journal.signing import SigningKeyError
@@ -33,17 +34,18 @@ from controller.logs import configure_logging
 from services.broker import BrokerError, BrokerSettings, client_id
 from services.pit import Pit, PitStore
 from services.pit.database import DatabaseError, is_url
+from services.pit.meters import floor_meters
 from services.pit.pit import log
 from services.pit.view import change_text, render
 from services.thread_deaths import ThreadDeaths
 
-ACTIONS = ("recall", "export", "alarms", "enroll")
+ACTIONS = ("recall", "export", "alarms", "enroll", "meters")
 REDRAW_S = 0.25
 
 
 def _live_parser() -> Parser:
     parser = Parser(prog="tablectl pit", description="The floor live: every table's records from the broker, checked.",
-                    epilog="Also: tablectl pit recall|export|alarms|enroll --help")
+                    epilog="Also: tablectl pit recall|export|alarms|enroll|meters --help")
     parser.add_argument("--broker", default="mqtts://localhost:8883", metavar="URL", help="mqtts://host:port (default: %(default)s)")
     parser.add_argument("--ca", default="", metavar="FILE", help="CA the broker's certificate chains to (default: the system's)")
     parser.add_argument("--cert", default="", metavar="FILE", help="the pit's client certificate (PEM)")
@@ -86,11 +88,16 @@ def _enroll(argv: list[str]) -> int:
 
 def _answer_parser(action: str) -> Parser:
     parser = Parser(prog=f"tablectl pit {action}")
-    parser.add_argument("--table", required=action != "alarms", metavar="T", help="SITE/TABLE, or TABLE if only one site has it")
+    parser.add_argument("--table", required=action not in ("alarms", "meters"), metavar="T",
+                        help="SITE/TABLE, or TABLE if only one site has it")
     if action == "recall":
         parser.add_argument("--last", type=int, default=DEFAULT_RECALL, metavar="N", help=f"how many rounds (default {DEFAULT_RECALL})")
     if action == "alarms":
         parser.add_argument("--open", action="store_true", help="only alarms not cleared")
+    if action == "meters":
+        parser.add_argument("--shift", type=int, metavar="N", help="each table's shift N only")
+        parser.add_argument("--alarm-sd", default="3", metavar="X",
+                            help="flag a shift beyond this many standard deviations (default: %(default)s)")
     if action != "export":
         parser.add_argument("--json", action="store_true", help="JSON instead of text")
     _db_option(parser)
@@ -134,6 +141,35 @@ def _recall(store: PitStore, table: str, last: int, as_json: bool) -> int:
     return 0
 
 
+def _meters(store: PitStore, args: Any) -> int:
+    alarm_sd = fraction_argument("--alarm-sd", args.alarm_sd, "3 or 2.5")
+    if alarm_sd <= 0:
+        raise UsageError(f"--alarm-sd {args.alarm_sd}: must be more than 0")
+    meters = floor_meters(store.conn, alarm_sd, _table(store, args.table) if args.table else None, args.shift)
+    data = meters.to_json()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        return 0
+    def line(name: str, group: dict[str, Any]) -> str:
+        pace = f"{group['hands_per_hour']}/h" if group["hands_per_hour"] else "-"
+        return (f"{name:<24} {group['rounds']:>6} {group['drop']:>12} {group['house_net']:>11} "
+                f"{group['hold_pct'] or '-':>7} {group['theoretical_win']:>12} {group['sd']:>10} {_z(group['z']):>7} {pace:>8}")
+    print(f"{'table':<24} {'rounds':>6} {'drop':>12} {'house net':>11} {'hold %':>7} {'theo win':>12} {'sd':>10} "
+          f"{'z':>7} {'pace':>8}")
+    for table in data["tables"]:
+        print(line(table["table"], table))
+    print(line(f"floor ({data['floor']['tables']} tables)", data["floor"]))
+    for alarm in data["alarms"]:
+        print(f"ALARM {alarm['table']} shift {alarm['shift']}: house net {alarm['actual']} against a theoretical win "
+              f"of {alarm['theoretical']} (sd {alarm['sd']}): z = {alarm['z']}, beyond {alarm['alarm_sd']} sd "
+              f"({alarm['direction']})")
+    return 0
+
+
+def _z(z: float | None) -> str:
+    return "-" if z is None else f"{z:.2f}"
+
+
 def _answer(action: str, argv: list[str]) -> int:
     if action == "enroll":
         return _enroll(argv)
@@ -141,6 +177,8 @@ def _answer(action: str, argv: list[str]) -> int:
     store = _store(args.db)
     if action == "recall":  # --table is required for recall and export
         return _recall(store, _table(store, args.table), args.last, args.json)
+    if action == "meters":
+        return _meters(store, args)
     if action == "export":
         for record in store.records(_table(store, args.table)):
             sys.stdout.write(json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")

@@ -236,6 +236,14 @@ class EdgeConfig:
 
 
 @dataclass(frozen=True)
+class MetersConfig:
+    """`tablectl meters` and the pit's meters (docs/meters.md)."""
+    alarm_sd: Fraction = key(Fraction(3), "flag a shift whose house net departs from its theoretical win by more than this "
+                                          "many standard deviations: 3, 2.5 or \"7/2\"",
+                             fraction_between(Fraction(1), Fraction(100)))
+
+
+@dataclass(frozen=True)
 class Fortune7Config:
     player_dealer_seats: tuple[int, ...] = key(
         (1, 2, 3, 4, 5, 6, 7), "the seats whose players take the player-dealer position in turn (every two hands, clockwise)")
@@ -303,7 +311,7 @@ SECTIONS = {
     "devices": DevicesConfig, "keys": KeysConfig, "timeouts": TimeoutsConfig, "journal": JournalConfig,
     "control": ControlConfig, "shoe": ShoeConfig, "fortune7": Fortune7Config,
     "table": TableConfig, "log": LogConfig, "feed": FeedConfig, "scoreboard": ScoreboardConfig,
-    "integrity": IntegrityConfig, "edge": EdgeConfig, "money": MoneyConfig,
+    "integrity": IntegrityConfig, "edge": EdgeConfig, "money": MoneyConfig, "meters": MetersConfig,
 }
 
 
@@ -327,6 +335,7 @@ class Config:
     money: MoneyConfig = MoneyConfig()
     # [limits]: bet -> {"min": "5", "max": "5000"} (decimal strings; either may be left out)
     limits: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    meters: MetersConfig = MetersConfig()
     source: str | None = None  # the file it came from; None for the built-in defaults
 
     def to_toml_dict(self) -> dict:

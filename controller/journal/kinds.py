@@ -41,6 +41,7 @@ class RecordKind(enum.StrEnum):
     WAGERS = "wagers"  # the round's wagers of record, frozen at "No more bets"
     SETTLEMENT = "settlement"  # every wager settled, with the result (or returned, on a void)
     PAYOUTS_ACCEPTED = "payouts_accepted"  # the supervisor accepted the spaces as they stand after a mispay
+    SHIFT = "shift"  # a shift opened or closed by command: the meters' shifts (controller/journal/meters.py)
 
 
 class ShoeEvent(enum.StrEnum):

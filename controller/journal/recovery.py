@@ -149,6 +149,10 @@ def _tail(conn: sqlite3.Connection, last_seq: int) -> list[Record]:
         row = conn.execute(f"SELECT {COLUMNS} FROM records INDEXED BY {_STICKY_INDEX[kind]} WHERE kind = '{kind}' "
                            "AND seq < ? ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
         sticky += [record_from_row(row)] if row else []
+    # the shift open or last closed (controller/table/shifts.py), through its index (shifts_set)
+    row = conn.execute(f"SELECT {COLUMNS} FROM records WHERE kind = '{RecordKind.SHIFT}' AND seq < ? "
+                       "ORDER BY seq DESC LIMIT 1", (from_seq,)).fetchone()
+    sticky += [record_from_row(row)] if row else []
     tail = [record_from_row(row) for row in conn.execute(
         f"SELECT {COLUMNS} FROM records WHERE seq >= ? AND seq <= ? ORDER BY seq", (from_seq, last_seq))]
     return sorted(sticky, key=lambda r: r.seq) + tail
@@ -182,6 +186,7 @@ class TailFold:
     last_draw_counter: int | None = None  # the counter on the last card journaled
     checks_fired: list[str] = field(default_factory=list)  # integrity checks whose alarm is journaled
     shoe_alarms: list[Mapping[str, Any]] = field(default_factory=list)  # their records not answered since (L7)
+    shift: Mapping[str, Any] | None = None  # the last `shift` record (controller/table/shifts.py)
 
     @classmethod
     def of_records(cls, records: Iterable[Record]) -> TailFold:
@@ -216,6 +221,8 @@ class TailFold:
             self._card(p, record)
         elif kind == RecordKind.PLAYER_DEALER:
             self.player_dealer = (p.get("seat"), int(p.get("hands_left", 0)), int(p.get("offer_from", 1)))
+        elif kind == RecordKind.SHIFT:
+            self.shift = p
         elif kind == RecordKind.IRREGULARITY and p.get("kind") == IRREGULARITY_KIND:
             self.checks_fired.append(str(p.get("check")))
             self.shoe_alarms.append(p)

@@ -51,9 +51,11 @@ CREATE INDEX shoe_events ON records(seq) WHERE kind = 'shoe';
 CREATE INDEX spots_set ON records(seq) WHERE kind = 'spots';
 CREATE INDEX player_dealer_set ON records(seq) WHERE kind = 'player_dealer';
 CREATE INDEX chips_set ON records(seq) WHERE kind = 'chips';
+CREATE INDEX shifts_set ON records(seq) WHERE kind = 'shift';
 """
-# added to a journal made before it, at its first open by the writer (one pass, once)
-_CHIPS_INDEX = "CREATE INDEX IF NOT EXISTS chips_set ON records(seq) WHERE kind = 'chips'"
+# added to a journal made before them, at its first open by the writer (one pass, once)
+_LATER_INDEXES = ("CREATE INDEX IF NOT EXISTS chips_set ON records(seq) WHERE kind = 'chips'",
+                  "CREATE INDEX IF NOT EXISTS shifts_set ON records(seq) WHERE kind = 'shift'")
 
 # "results": fsync only the commits asked for with durable=True (results, voids);
 #            every other commit survives a crash of the process, not a power cut.
@@ -213,7 +215,8 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot use WAL mode (got {mode!r})")
             conn.execute("PRAGMA synchronous=" + ("FULL" if self.sync == "always" else "NORMAL"))
             conn.execute(f"PRAGMA wal_autocheckpoint={int(self._autocheckpoint)}")
-            conn.execute(_CHIPS_INDEX)
+            for index in _LATER_INDEXES:
+                conn.execute(index)
         except (sqlite3.DatabaseError, JournalError) as error:
             if conn is not None:
                 conn.close()

@@ -24,6 +24,7 @@ from controller.table.panel import Panel
 from controller.table.player_dealer import PlayerDealer
 from controller.table.round_in_play import RoundInPlay, open_refusal
 from controller.table.settings import SettingsError, TableSettings, check_spots
+from controller.table.shifts import ShiftRefusal, Shifts
 from controller.table.shoe import Shoe
 from games.cards import Card, CardError, parse_card
 from games.integrity import CLAUSE
@@ -70,6 +71,7 @@ class Commands:
         self.game, self.settings = game, settings
         self.shoe, self.round, self.holds, self.bank, self.panel, self.cards = shoe, round, holds, bank, panel, cards
         self.integrity = integrity
+        self.shifts = Shifts()
         # every command of inputs.COMMANDS by the method of its name; `status` is the Table's: it owns the snapshot
         self.handlers: dict[str, CommandHandler] = {name: getattr(self, name) for name in i.COMMANDS if hasattr(self, name)}
         self.by: Mapping | None = None  # who gave the command being answered (None: the panel)
@@ -387,3 +389,12 @@ class Commands:
         holder = bank.holder
         out.answer(True, f"player-dealer: seat {holder}" if holder else "nobody holds the player-dealer position",
                    seat=holder)
+
+    # ------------------------------------------------------------ shifts (the meters' periods)
+
+    def shift(self, args: Mapping, out: Out) -> None:
+        rnd = self.round
+        try:
+            self.shifts.command(args, None if rnd.state in m.ROUND_CLOSED else rnd.text(), out)
+        except ShiftRefusal as refusal:
+            raise Refusal(str(refusal)) from None

@@ -59,6 +59,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "chips_retire": CommandSpec("take chips out of service in the registry", {"uids": "list[str]"}),
     "chips": CommandSpec("the chip registry (or one chip)", optional={"uid": "str"}),
     "accept_payouts": CommandSpec("supervisor: accept the spaces as they stand after a mispay (the key must be on)"),
+    "shift": CommandSpec("open or close the table's shift (the meters' period)", {"action": "str"},
+                         optional={"name": "str"}),
 }
 
 

@@ -83,6 +83,7 @@ class TableRecovery:
     player_dealer: tuple[int | None, int, int] | None = None  # (seat, hands_left, offer_from)
     checks_fired: tuple[str, ...] = ()  # integrity checks whose alarm is journaled for the shoe in play
     shoe_alarms: tuple[Mapping[str, Any], ...] = ()  # their irregularity records not answered since (L7)
+    shift: Mapping[str, Any] | None = None  # the last `shift` record (controller/table/shifts.py)
 
     @classmethod
     def from_tail(cls, tail: Tail) -> TableRecovery:
@@ -114,4 +115,4 @@ class TableRecovery:
                                  tuple(current["steps"]), current["held"], current["result_recorded"],
                                  current["hold"] if current["held"] else None)
         return cls(fold.last_round, shoe, rnd, fold.spots, fold.player_dealer, tuple(fold.checks_fired),
-                   tuple(fold.shoe_alarms))
+                   tuple(fold.shoe_alarms), fold.shift)

@@ -189,6 +189,7 @@ class Table:
             self.counter.stands_at(s.draw_counter)
         if recovery.player_dealer is not None and self.bank is not None:
             self.bank.restore(*recovery.player_dealer)
+        self.commands.shifts.restore(recovery.shift)
         self.counter.unheard_from_now()  # the shoe went unheard while the daemon was down (local ruling L4)
         for payload in chips:
             self.registry.fold(payload)

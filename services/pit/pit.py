@@ -25,6 +25,7 @@ from services.broker import BrokerLink, BrokerSettings
 from services.feed.messages import REPLAY_MAX, encode, split_topic
 from services.pit.decode import MESSAGE_BYTES, Arrival, NotOurs, parse, records_of
 from services.pit.floor import TableView
+from services.pit.meters import PitMeters
 from services.pit.store import Alarm, PitStore, utc_now
 
 log = structlog.get_logger("pit")
@@ -41,6 +42,8 @@ class Pit:
     def __init__(self, settings: BrokerSettings, prefix: str, db_path: str, *, emit: Emit | None = None) -> None:
         self.prefix = prefix
         self.store = PitStore(db_path)
+        self.meters = PitMeters(self.store.conn, lambda table, record, why: log.warning(
+            "meters_skipped", table=table, seq=record.seq, kind=record.kind, reason=why))
         self.emit = emit or (lambda line: None)
         self.views: dict[str, TableView] = {}
         self.inbox: queue.Queue[Any] = queue.Queue(maxsize=INBOX_MESSAGES)
@@ -147,9 +150,12 @@ class Pit:
                                                  link_reason=view.link_reason, daemon=view.daemon, table_seq=view.table_seq,
                                                  alarms=view.alarms)
             self._fold(table, view)
+            chain = self.store.chains[table]
+            self.meters.rebuild(table, (r for r in self.store.records(table) if r.seq <= chain.through))
         else:
             for joined in outcome.in_order:  # this record, and those stored earlier that now follow on
                 view.apply(joined, arrival.payload if joined is arrival.record else None)
+                self.meters.add(table, joined)
         self._trust(table, view)
         for alarm in outcome.raised:
             view.alarms += 1

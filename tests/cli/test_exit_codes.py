@@ -11,7 +11,7 @@ BAD_VALUE = "[timeouts]\ncard_timeout_s = \"soon\"\n"
 # every command that reads the table's config, with what else it needs to get that far
 READS_CONFIG = {
     "run": [], "status": [], "watch": [], "send": ["new_shoe"], "recall": [], "journal": ["verify"],
-    "shoe": ["report"], "edge": [], "feed": [], "scoreboard": [],
+    "shoe": ["report"], "edge": [], "feed": [], "scoreboard": [], "meters": [],
 }
 
 

@@ -97,7 +97,7 @@ BAD = [
     ('game = "blackjack"', "game: 'blackjack' is not a game tablectl knows (one of fafa4, fortune7, fortune6, fubacc, paigow)"),
     ("game = 6", "game: expected a string (one of fafa4, fortune7, fortune6, fubacc, paigow), got 6 (an integer)"),
     ("gmae = 'fafa4'", "gmae: unknown key (expected one of control, decks, devices, edge, feed, fortune7, game, "
-                         "integrity, journal, keys, limits, log, money, scoreboard, shoe, table, timeouts)"),
+                         "integrity, journal, keys, limits, log, meters, money, scoreboard, shoe, table, timeouts)"),
     ('[devices]\nshoee = "/dev/ttyS0"', "devices.shoee: unknown key (expected one of shoe, panel, lights, bets)"),
     ('devices = "/dev/ttyS0"', "devices: expected a table ([devices]), got '/dev/ttyS0' (a string)"),
     ('[devices]\nshoe = "ftp://host/shoe"', "devices.shoe: device URL 'ftp://host/shoe': unknown scheme 'ftp'; "

@@ -12,7 +12,7 @@ from cli.send import KEY_HINT, VOID_HINT
 from cli.watch import event_text
 
 SENDABLE = ("status, place_bets, spots, select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, new_shoe, "
-            "accept_shoe, player_dealer, wagers, chips_import, chips_retire, chips, accept_payouts, new_chain")
+            "accept_shoe, player_dealer, wagers, chips_import, chips_retire, chips, accept_payouts, shift, new_chain")
 
 
 def run(capsys, *argv):

@@ -78,7 +78,7 @@ BAD_LINES = [
     (b'{"id": 8, "cmd": "dance"}\n', 8, "unknown command 'dance' (one of status, subscribe, place_bets, spots, "
                                         "select_spot, no_more_bets, decide, confirm, void, reconstruct, misdeal, "
                                         "new_shoe, accept_shoe, player_dealer, wagers, chips_import, chips_retire, chips, accept_payouts, "
-                                        "new_chain)"),
+                                        "shift, new_chain)"),
     (b'{"id": 9, "cmd": "select_spot"}\n', 9, "select_spot: missing field 'spot' (an integer)"),
     (b'{"id": "a", "cmd": "decide", "spot": "3", "decision": "play"}\n', "a", "decide: field 'spot' must be an integer, got '3'"),
     (b'{"id": 10, "cmd": "confirm", "force": true}\n', 10, "confirm: unknown field 'force' (fields: none)"),

@@ -13,7 +13,8 @@ TABLE_DIR = pathlib.Path(__file__).resolve().parents[3] / "controller" / "table"
 # Bottom to top: a module may import only the modules before it.
 ORDER = ["effects", "inputs", "output", "machine", "settings", "round_play", "arrival", "verdicts", "recovery", "draw_counter",
          "panel", "holds", "timer", "shoe", "player_dealer", "integrity", "lamps", "chip_registry", "bet_board", "california",
-         "money_recovery", "wagers", "round_in_play", "cards", "shoe_events", "commands", "money_desk", "buttons", "table", "__init__"]
+         "money_recovery", "wagers", "round_in_play", "cards", "shoe_events", "shifts", "commands", "money_desk", "buttons",
+         "table", "__init__"]
 
 
 def test_every_input_and_every_command_has_a_handler():
