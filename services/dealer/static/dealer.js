@@ -125,7 +125,7 @@ function render(desk) {
     if (p.untouched) row.classList.add("untouched");
     const bet = p.bettor && p.bettor !== "seat" ? `${p.title || p.bet} (${p.bettor})` : p.title || p.bet;
     row.append(el("td", { class: "seat" }, p.seat), el("td", { class: "bet" }, bet),
-      el("td", { class: "amount stake" }, p.stake), el("td", { class: "result" }, RESULTS[p.outcome] || p.outcome),
+      el("td", { class: "amount stake" }, p.stake), el("td", { class: "house result" }, RESULTS[p.outcome] || p.outcome),
       el("td", { class: "banked step" }, STEPS[p.step] || p.step || ""), el("td", { class: "amount banked covered" }, p.covered ?? ""),
       el("td", { class: "amount banked returned" }, p.returned ?? ""), el("td", { class: "amount banked fee" }, p.fee ?? ""),
       el("td", { class: "amount banked bank-after" }, p.bank_after ?? ""),
