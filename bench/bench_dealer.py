@@ -1,7 +1,10 @@
 """The dealer page's two figures, on a full table: 7 seats x 5 spaces wagered, 20 chips each.
 
 1. The server's work per record: `Desk.apply` of the round's settlement (35 payouts) and of a
-   mispay, each followed by `Desk.desk_json()` (what is serialized and sent), `--repeat` times.
+   mispay, each followed by `Desk.desk_json()` (what is serialized and sent), `--repeat` times;
+   the same for a Fortune 7 round banked by a player-dealer, played by a real Table (a bank of
+   1000 and six seats x 5 spaces by command, schedule option 9): its `wagers` record (with the
+   fees) and its `settlement` (30 wagers, the bank's walk).
 2. Mispay journaled -> update received: `tablectl dealer` as its own process follows a real
    journal and control socket (ControlServer here, publishing as the daemon does); for each of
    `--mispays` mispay records, the time from just before the journal's append to the SSE
@@ -27,12 +30,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "services" / "scoreboard"))
 sys.path.insert(0, str(ROOT / "tests" / "services" / "dealer"))
+sys.path.insert(0, str(ROOT / "tests" / "controller" / "table"))
 
+from california_script import BankedTable  # noqa: E402
 from kiosk import EventReader  # noqa: E402
 from money_script import MoneyTable, stakes_of  # noqa: E402
 from test_dealer_page import DealerProcess, Table  # noqa: E402
 
-from controller.journal import iter_records, open_readonly  # noqa: E402
+from controller.journal import Journal, iter_records, open_readonly  # noqa: E402
 from games.cards import parse_cards  # noqa: E402
 from games.money import MoneyRules, settle  # noqa: E402
 from games.registry import get_game  # noqa: E402
@@ -87,6 +92,36 @@ def fold_figures(repeat: int) -> dict:
     return figures
 
 
+BANKED = {1: ("bank=1000",), **{seat: ("player=100", "banker=100", "tie=25", "one_up=25", "fortune7=25")
+                                  for seat in range(2, 8)}}
+
+
+def banked_fold_figures(repeat: int) -> dict:
+    with tempfile.TemporaryDirectory() as directory:
+        with Journal(Path(directory) / "journal.sqlite") as journal:
+            table = BankedTable(journal, option=9)
+            table.bets(BANKED)
+            table.deal()
+            with open_readonly(journal.path) as conn:
+                records = list(iter_records(conn, 0))
+    wagers = next(n for n, r in enumerate(records) if r.kind == "wagers")
+    settlement = next(n for n, r in enumerate(records) if r.kind == "settlement")
+    figures = {}
+    for name, at in (("banked_wagers", wagers), ("banked_settlement", settlement)):
+        times = []
+        for _ in range(repeat):
+            desk = Desk("fortune7")
+            for earlier in records[:at]:
+                desk.apply(earlier)
+            started = time.perf_counter()
+            desk.apply(records[at])
+            text = json.dumps(desk.desk_json(), separators=(",", ":"))
+            times.append((time.perf_counter() - started) * 1e3)
+        assert not desk.problems, desk.problems
+        figures[f"fold_and_serialize_{name}"] = {**summary(times), "bytes": len(text)}
+    return figures
+
+
 def live_figures(mispays: int) -> dict:
     with tempfile.TemporaryDirectory() as directory:
         table = Table(Path(directory))
@@ -119,7 +154,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     figures = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-               "load_average": os.getloadavg()[0], **fold_figures(args.repeat), **live_figures(args.mispays)}
+               "load_average": os.getloadavg()[0], **fold_figures(args.repeat), **banked_fold_figures(args.repeat),
+               **live_figures(args.mispays)}
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

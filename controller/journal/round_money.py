@@ -12,14 +12,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from controller.journal.kinds import RecordKind as R
 from games.money import BadAmount, format_amount, parse_amount
+from games.round import IrregularityKind as I
 
-# The money records' kinds, as the journal stores them (RecordKind's strings).
-WAGERS, SETTLEMENT, PAYOUTS_ACCEPTED = "wagers", "settlement", "payouts_accepted"
-MONEY_KINDS = (WAGERS, SETTLEMENT, PAYOUTS_ACCEPTED)
+MONEY_KINDS = (R.WAGERS, R.SETTLEMENT, R.PAYOUTS_ACCEPTED)
 # The irregularities about money (the `kind` of an irregularity record).
-FOREIGN_CHIP, LATE_WAGER, WAGER_REMOVED, MISPAY = "foreign_chip", "late_wager", "wager_removed", "mispay"
-MONEY_IRREGULARITIES = (FOREIGN_CHIP, LATE_WAGER, WAGER_REMOVED, MISPAY)
+MONEY_IRREGULARITIES = (I.FOREIGN_CHIP, I.LATE_WAGER, I.WAGER_REMOVED, I.MISPAY)
 
 
 def signed_amount(text: object) -> Fraction:
@@ -62,9 +61,27 @@ class MoneySeen:
         net = self.settlement.get("house_net")
         return format_amount(signed_amount(net))
 
+    def banked(self) -> dict[str, Any] | None:
+        """A round banked by a player-dealer (Fortune 7, rulings 25-26): its seat and stake, and
+        after the result its net, fee and what must stand on the bank's space; the fees taken
+        before the deal (their total) and whether a void returned them; where the bank ended and
+        the wager (its index in the settlement) that exhausted it. None for a house-banked round."""
+        wagers, settlement = self.wagers or {}, self.settlement or {}
+        frozen, settled = wagers.get("player_dealer"), settlement.get("player_dealer")
+        if not isinstance(frozen, Mapping) and not isinstance(settled, Mapping):
+            return None
+        pd = {**(frozen if isinstance(frozen, Mapping) else {}), **(settled if isinstance(settled, Mapping) else {})}
+        fees, bank = wagers.get("fees"), settlement.get("bank")
+        return {"seat": pd.get("seat"), "stake": pd.get("stake"), "net": pd.get("net"), "fee": pd.get("fee"),
+                "back": pd.get("back"), "fees": fees.get("total") if isinstance(fees, Mapping) else None,
+                "fees_returned": "fees_returned" in settlement,
+                "bank_end": bank.get("end") if isinstance(bank, Mapping) else None,
+                "exhausted_at": bank.get("exhausted_at") if isinstance(bank, Mapping) else None}
+
     def to_json(self) -> dict[str, Any]:
         return {"wagers": self.wagers, "settlement": self.settlement, "payouts_accepted": self.accepted,
-                "drop": self._safely(self.drop), "house_net": self._safely(self.house_net)}
+                "drop": self._safely(self.drop), "house_net": self._safely(self.house_net),
+                "player_dealer": self.banked()}
 
     @staticmethod
     def _safely(amount: Any) -> str | None:

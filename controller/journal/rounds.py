@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.journal.kinds import RecordKind as R
 from controller.journal.records import Record
-from controller.journal.round_money import PAYOUTS_ACCEPTED, SETTLEMENT, WAGERS, MoneySeen
+from controller.journal.round_money import MoneySeen
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,9 @@ _APPLY: dict[str, Callable[[RoundView, Record, Mapping[str, Any]], None]] = {
     R.VOID: lambda view, record, p: setattr(view, "void", _without_round(p)),
     R.SETTLED: lambda view, record, p: setattr(view, "settled", True),
     R.ROUND_RESUMED: lambda view, record, p: setattr(view, "resumed", view.resumed + 1),
-    WAGERS: lambda view, record, p: setattr(view.money, "wagers", _without_round(p)),
-    SETTLEMENT: lambda view, record, p: setattr(view.money, "settlement", _without_round(p)),
-    PAYOUTS_ACCEPTED: lambda view, record, p: view.money.accepted.append(_without_round(p)),
+    R.WAGERS: lambda view, record, p: setattr(view.money, "wagers", _without_round(p)),
+    R.SETTLEMENT: lambda view, record, p: setattr(view.money, "settlement", _without_round(p)),
+    R.PAYOUTS_ACCEPTED: lambda view, record, p: view.money.accepted.append(_without_round(p)),
 }
 
 

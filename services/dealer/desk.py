@@ -5,7 +5,12 @@ with why; after the result each space's payout in the order the rules settle the
 `settlement` record's order): stake, net, what must stand on the space (`back`), commission;
 the money irregularities (foreign chip, late wager, wager removed) and mispays, open until a
 later `settled` or `payouts_accepted` clears them; and whether the payouts are checked by the
-bet sensor. The record shapes are docs/journal.md's.
+bet sensor. At a table banked by a player-dealer (Fortune 7, rulings 25-26): its seat and stake
+and the fees taken before the deal (the `wagers` record), then each wager's bettor, covered and
+returned parts and fee, whether the bank paid, collected or returned it and the bank's balance
+after it, the wager that exhausted the bank, the player-dealer's net and what must stand on the
+bank's space (the `settlement` record); on a void, the fees returned. The record shapes are
+docs/journal.md's and docs/money.md's.
 
 Every entry is checked before it is shown (types, lengths, amounts as decimal strings, which
 are shown exactly as the record has them): a record that does not fit is named in `problems`,
@@ -21,13 +26,15 @@ from typing import Any
 
 from controller.journal import DamagedRecord, Record, RoundView
 from controller.journal.kinds import RecordKind as R
-from controller.journal.round_money import FOREIGN_CHIP, MISPAY, MONEY_IRREGULARITIES, PAYOUTS_ACCEPTED, SETTLEMENT, WAGERS
+from controller.journal.round_money import MONEY_IRREGULARITIES
 from games.registry import GAME_KEYS, get_game
+from games.round import IrregularityKind as I
 
 DESK = "desk"  # the page's one part
 PROBLEMS_KEPT = 10
 TEXT_CHARS = 300  # a reason, detail or clause shown, at most
 MAX_ENTRIES = 400  # spaces in one record: 7 seats x 7 bets is 49; more is not a table's
+SCHEDULE_OPTIONS = range(1, 27)  # the rules' collection fee schedules
 _AMOUNT = re.compile(r"-?[0-9]{1,20}(\.[0-9]{1,12})?\Z")
 _KEY = re.compile(r"[a-z0-9_]{1,40}\Z")
 _UID = re.compile(r"[0-9A-Fa-f]{1,64}\Z")
@@ -81,7 +88,24 @@ def _lenient(check: Callable[[Any, str], Any], value: object, what: str, misfits
 
 def outcome(net: str) -> str:
     """win, lose or push, from a net amount's string (its sign)."""
-    return "lose" if net.startswith("-") else "push" if re.fullmatch(r"0(\.0+)?", net) else "win"
+    return "lose" if net.startswith("-") else "push" if _zero(net) else "win"
+
+
+def _zero(amount: str) -> bool:
+    return re.fullmatch(r"-?0(\.0+)?", amount) is not None
+
+
+def bank_step(net: str) -> str:
+    """What the player-dealer's bank did with a wager: paid it, collected it, or returned it
+    whole (a push, or a wager the bank did not cover: ruling 26)."""
+    return "collected" if net.startswith("-") and not _zero(net) else "returned" if _zero(net) else "paid"
+
+
+def _bettor(value: object, what: str) -> str:
+    """The seated player ("seat") or a back-line bettor's name, bounded."""
+    if not isinstance(value, str) or not 0 < len(value) <= 40:
+        raise Unreadable(f"{what}: bettor {str(value)[:40]!r} is not a bettor's name")
+    return value
 
 
 class Desk:
@@ -103,6 +127,10 @@ class Desk:
         self.alerts: list[dict[str, Any]] = []
         self.cleared: dict[str, Any] | None = None  # what ended the alerts: {"by": kind, "seq", "who"?}
         self.accepted: list[dict[str, Any]] = []
+        self.player_dealer: dict[str, Any] | None = None  # {"seat", "stake"}; after the result "net", "fee", "back"
+        self.fees: dict[str, Any] | None = None  # taken before the deal: {"option", "table_action", "lines", "total"}
+        self.bank: dict[str, Any] | None = None  # the bank's walk: {"start", "end", "exhausted_at"}
+        self.fees_returned = False
 
     # ------------------------------------------------------------------ folding
     def apply(self, record: Record) -> set[str]:
@@ -157,6 +185,9 @@ class Desk:
         wagers = [self._wager(e, f"wager {n}") for n, e in enumerate(_entries(p.get("wagers"), "wagers"), 1)]
         refused = [{**self._wager(e, f"refused {n}"), "reason": _text(e.get("reason")), "clause": _text(e.get("clause"))}
                    for n, e in enumerate(_entries(p.get("refused"), "refused"), 1)]
+        player_dealer, fees = p.get("player_dealer"), p.get("fees")
+        self.player_dealer = None if player_dealer is None else self._player_dealer(player_dealer, ("seat", "stake"))
+        self.fees = None if fees is None else self._fees(fees, "fees")
         self.wagers, self.refused, self.round_source = wagers, refused, source
         if source != "none":
             self.source = source
@@ -177,11 +208,67 @@ class Desk:
             seat, bet = _seat(entry.get("seat"), what), _key(entry.get("bet"), what)
             amounts = {name: _amount(entry.get(name), f"{what} {name}") for name in ("stake", "net", "back")}
             commission = _amount(entry.get("commission", "0"), f"{what} commission")
-            payouts.append({"seat": seat, "bet": bet, "title": self._title(bet), **amounts, "commission": commission,
-                            "outcome": outcome(amounts["net"])})
+            payout = {"seat": seat, "bet": bet, "title": self._title(bet), **amounts, "commission": commission,
+                      "outcome": outcome(amounts["net"])}
+            if "covered" in entry:  # banked by a player-dealer
+                payout.update({"bettor": _bettor(entry.get("bettor"), what), "step": bank_step(amounts["net"]),
+                               **{name: _amount(entry.get(name), f"{what} {name}") for name in ("covered", "returned", "fee")}})
+            payouts.append(payout)
+        void = p.get("void") is True
+        player_dealer, bank = p.get("player_dealer"), p.get("bank")
+        banked = None if player_dealer is None else self._player_dealer(player_dealer, ("seat", "stake", "net", "fee", "back"))
+        walk = None if bank is None else self._bank(bank, payouts)
+        fees_returned = p.get("fees_returned")
+        if fees_returned is not None:
+            self.fees = self._fees(fees_returned, "fees_returned")  # as they were taken, now given back
         self.payouts, self.house_net = payouts, _amount(p.get("house_net"), "house_net")
-        self.void_money = p.get("void") is True
+        self.void_money, self.fees_returned = void, void and fees_returned is not None
+        self.player_dealer, self.bank = banked or self.player_dealer, walk
         return self._round_record(record, p)
+
+    def _player_dealer(self, value: object, names: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise Unreadable("player_dealer: expected an object")
+        out: dict[str, Any] = {"seat": _seat(value.get("seat"), "player_dealer")}
+        out.update({name: _amount(value.get(name), f"player_dealer {name}") for name in names[1:]})
+        return out
+
+    def _fees(self, value: object, what: str) -> dict[str, Any]:
+        """The fees of one hand: per bettor and space (options 1-20), then the player-dealer's
+        (`space` null); options 21-26, the player-dealer's alone, by the table action."""
+        if not isinstance(value, Mapping):
+            raise Unreadable(f"{what}: expected an object")
+        option = value.get("option")
+        if isinstance(option, bool) or option not in SCHEDULE_OPTIONS:
+            raise Unreadable(f"{what}: option {str(option)[:40]!r} is not a collection schedule (1-26)")
+        lines = []
+        for n, entry in enumerate(_entries(value.get("lines"), f"{what} lines"), 1):
+            where = f"{what} line {n}"
+            space = entry.get("space")
+            lines.append({"seat": _seat(entry.get("seat"), where), "bettor": _bettor(entry.get("bettor"), where),
+                          "space": None if space is None else _key(space, where),
+                          "title": None if space is None else self._title(space), "fee": _amount(entry.get("fee"), where)})
+        return {"option": option, "table_action": _amount(value.get("table_action"), f"{what} table_action"),
+                "lines": lines, "total": _amount(value.get("total"), f"{what} total")}
+
+    def _bank(self, value: object, payouts: list[dict[str, Any]]) -> dict[str, Any]:
+        """The bank's walk; its balance after each wager goes on that wager's row."""
+        if not isinstance(value, Mapping):
+            raise Unreadable("bank: expected an object")
+        after = value.get("after")
+        if not isinstance(after, list) or len(after) != len(payouts):
+            raise Unreadable(f"bank: after: expected a balance for each of the {len(payouts)} wagers")
+        exhausted = value.get("exhausted_at")
+        if exhausted is not None and (isinstance(exhausted, bool) or not isinstance(exhausted, int)
+                                      or not 0 <= exhausted < len(payouts)):
+            raise Unreadable(f"bank: exhausted_at {str(exhausted)[:40]!r} is not one of the wagers")
+        balances = [_amount(balance, f"bank after wager {n}") for n, balance in enumerate(after, 1)]
+        for n, (payout, balance) in enumerate(zip(payouts, balances)):
+            payout["bank_after"] = balance
+            payout["exhausted"] = n == exhausted
+            payout["untouched"] = exhausted is not None and n > exhausted  # returned whole: the bank was empty
+        return {"start": _amount(value.get("start"), "bank start"), "end": _amount(value.get("end"), "bank end"),
+                "exhausted_at": exhausted}
 
     def _irregularity(self, record: Record, p: Mapping[str, Any]) -> bool:
         """A money irregularity is always shown: a field that does not fit is shown as text
@@ -197,16 +284,16 @@ class Desk:
         if "seat" in p or "bet" in p:
             alert["seat"], alert["bet"] = _lenient(_seat, p.get("seat"), "seat", misfits), _lenient(_key, p.get("bet"), "bet", misfits)
             alert["title"] = self._title(alert["bet"]) if isinstance(alert["bet"], str) and _KEY.match(alert["bet"]) else alert["bet"]
-        names = {MISPAY: ("expected", "found", "difference"), FOREIGN_CHIP: ("value",)}.get(kind, ("frozen", "now"))
+        names = {I.MISPAY: ("expected", "found", "difference"), I.FOREIGN_CHIP: ("value",)}.get(kind, ("frozen", "now"))
         for name in names:
             if p.get(name) is not None:
                 alert[name] = _lenient(_amount, p.get(name), name, misfits)
-        if kind == MISPAY:
+        if kind == I.MISPAY:
             alert["direction"] = p.get("direction") if p.get("direction") in DIRECTIONS else _text(p.get("direction"))
             for earlier in self.alerts:  # a space's latest reading is the one that stands
-                if earlier["kind"] == MISPAY and (earlier.get("seat"), earlier.get("bet")) == (alert.get("seat"), alert.get("bet")):
+                if earlier["kind"] == I.MISPAY and (earlier.get("seat"), earlier.get("bet")) == (alert.get("seat"), alert.get("bet")):
                     earlier["open"] = False
-        elif kind == FOREIGN_CHIP:
+        elif kind == I.FOREIGN_CHIP:
             uid = p.get("uid")
             alert["uid"] = uid if isinstance(uid, str) and _UID.match(uid) else _text(uid)
             alert["space"] = p.get("space") if isinstance(p.get("space"), int) else _text(p.get("space"))
@@ -222,7 +309,7 @@ class Desk:
         for alert in self.alerts:
             alert["open"] = False
         self.cleared = {"by": record.kind, "seq": record.seq}
-        if record.kind == PAYOUTS_ACCEPTED:
+        if record.kind == R.PAYOUTS_ACCEPTED:
             self.cleared["who"] = _who(p.get("by"))
             misfits: list[str] = []
             try:
@@ -258,7 +345,8 @@ class Desk:
             "payout_check": self.source == "sensor" if self.source else None,
             "wager_source": self.round_source, "sensor": self.source,
             "wagers": self.wagers, "refused": self.refused, "payouts": self.payouts, "house_net": self.house_net,
-            "returned": self.void_money, "alerts": self.alerts,
+            "returned": self.void_money, "player_dealer": self.player_dealer, "fees": self.fees,
+            "fees_returned": self.fees_returned, "bank": self.bank, "alerts": self.alerts,
             "open_alerts": sum(1 for a in self.alerts if a["open"]), "cleared": self.cleared, "accepted": self.accepted,
             "seq": self.seq, "problems": self.problems,
         }
@@ -300,7 +388,7 @@ _HANDLERS: dict[str, Callable[[Desk, Record, Mapping[str, Any]], bool]] = {
     R.VOID: Desk._round_record,
     R.SETTLED: Desk._ended,
     R.IRREGULARITY: Desk._irregularity,
-    WAGERS: Desk._wagers,
-    SETTLEMENT: Desk._settlement,
-    PAYOUTS_ACCEPTED: Desk._ended,
+    R.WAGERS: Desk._wagers,
+    R.SETTLEMENT: Desk._settlement,
+    R.PAYOUTS_ACCEPTED: Desk._ended,
 }

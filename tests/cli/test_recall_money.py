@@ -102,7 +102,7 @@ def test_a_round_without_money_says_nothing_of_it(tmp_path, capsys):
         journal.append("round_opened", {"round": 1, "game": "fortune6", "decks": 8}, round=1)
     (view,) = last_rounds(tmp_path / "j.sqlite")
     assert view.to_json()["money"] == {"wagers": None, "settlement": None, "payouts_accepted": [], "drop": None,
-                                       "house_net": None}
+                                       "house_net": None, "player_dealer": None}
     assert main(["recall", "--journal", str(tmp_path / "j.sqlite")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("round 1") and "money" not in out and "wagers" not in out and "payouts" not in out

@@ -8,6 +8,7 @@ const STATES = {
 };
 const KINDS = { mispay: "Mispay", foreign_chip: "Foreign chip", late_wager: "Late wager", wager_removed: "Wager removed" };
 const RESULTS = { win: "Win", lose: "Lose", push: "Push" };
+const STEPS = { paid: "Paid", collected: "Collected", returned: "Returned" };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -46,6 +47,43 @@ function clearedText(desk) {
   return cleared.by === "payouts_accepted" ? `accepted as it stands by ${cleared.who}` : "cleared: the round was confirmed";
 }
 
+function feeText(desk, line) {
+  if (line.space == null) return `Player-dealer (${seatWord(desk)} ${line.seat}): ${line.fee}`;
+  const who = line.bettor === "seat" ? "" : ` ${line.bettor}`;
+  return `${seatWord(desk)} ${line.seat}${who} ${line.title || line.space}: ${line.fee}`;
+}
+
+// A table banked by a player-dealer: who banks with what, the fees taken before the deal,
+// then the bank's walk over the wagers, where it was exhausted, its net and what must stand on its space.
+function renderBank(desk, mispaid) {
+  const pd = desk.player_dealer;
+  byId("bank-panel").hidden = !pd;
+  if (!pd) return;
+  byId("bank-holder").textContent = `${seatWord(desk)} ${pd.seat} banks ${pd.stake}`;
+  const fees = desk.fees;
+  byId("fees-title").textContent = desk.fees_returned ? "Fees returned (the round is void)" : "Fees taken before the deal";
+  byId("fees").replaceChildren(...(fees ? fees.lines.map((line) => el("li", { "data-seat": line.seat,
+    "data-space": line.space ?? "player_dealer" }, feeText(desk, line))) : []));
+  byId("fees-total").textContent = fees
+    ? `Total ${fees.total} · table action ${fees.table_action} · collection schedule option ${fees.option}` : "";
+  const bank = desk.bank;
+  const walk = byId("bank-walk");
+  walk.hidden = !bank;
+  if (bank) walk.textContent = `Bank ${[bank.start, ...desk.payouts.map((p) => p.bank_after)].join(" → ")}`;
+  const exhausted = byId("bank-exhausted");
+  const by = bank && bank.exhausted_at != null ? desk.payouts[bank.exhausted_at] : null;
+  exhausted.hidden = !by;
+  if (by) exhausted.textContent = `Bank exhausted by ${space(desk, by)}: every later wager returned untouched (ruling 26)`;
+  const net = byId("bank-net");
+  net.hidden = pd.back == null;
+  if (pd.back != null) {
+    const mispay = mispaid.get(`${pd.seat}/bank`);
+    net.replaceChildren(el("span", {}, `Player-dealer net ${pd.net} · fee ${pd.fee} · must stand on the bank's space `),
+      el("span", { id: "bank-back", class: mispay ? "back mispay" : "back" }, pd.back),
+      mispay ? el("span", { class: "found" }, ` found ${mispay.found} (${mispay.direction})`) : "");
+  }
+}
+
 function render(desk) {
   byId("game-title").textContent = desk.game_title || "";
   byId("round-number").textContent = desk.round != null ? `Round ${desk.round}` : "";
@@ -59,7 +97,8 @@ function render(desk) {
   const voidBanner = byId("void-banner");
   voidBanner.hidden = !desk.void;
   if (desk.void) voidBanner.textContent = `Round ${desk.round} void · ${desk.void.clause} · ${desk.void.reason}` +
-    (desk.payouts.length ? " · return every stake" : "");
+    (desk.payouts.length ? " · return every stake" : "") +
+    (desk.fees_returned ? ", every fee and the bank's stake" : "");
 
   const problems = byId("problems");
   problems.hidden = !desk.problems.length;
@@ -81,12 +120,21 @@ function render(desk) {
     const row = el("tr", { class: p.outcome + (mispay ? " mispay" : ""), "data-seat": p.seat, "data-bet": p.bet });
     const back = el("td", { class: "amount back" }, p.back);
     if (mispay) back.setAttribute("data-found", `found ${mispay.found} (${mispay.direction})`);
-    row.append(el("td", { class: "seat" }, p.seat), el("td", { class: "bet" }, p.title || p.bet),
-      el("td", { class: "amount stake" }, p.stake), el("td", { class: "result" }, RESULTS[p.outcome] || p.outcome),
-      el("td", { class: "amount net" }, p.net), back, el("td", { class: "amount commission" }, p.commission));
+    if (p.step) row.dataset.step = p.step;
+    if (p.exhausted) row.classList.add("exhausted");
+    if (p.untouched) row.classList.add("untouched");
+    const bet = p.bettor && p.bettor !== "seat" ? `${p.title || p.bet} (${p.bettor})` : p.title || p.bet;
+    row.append(el("td", { class: "seat" }, p.seat), el("td", { class: "bet" }, bet),
+      el("td", { class: "amount stake" }, p.stake), el("td", { class: "house result" }, RESULTS[p.outcome] || p.outcome),
+      el("td", { class: "banked step" }, STEPS[p.step] || p.step || ""), el("td", { class: "amount banked covered" }, p.covered ?? ""),
+      el("td", { class: "amount banked returned" }, p.returned ?? ""), el("td", { class: "amount banked fee" }, p.fee ?? ""),
+      el("td", { class: "amount banked bank-after" }, p.bank_after ?? ""),
+      el("td", { class: "amount net" }, p.net), back, el("td", { class: "amount house commission" }, p.commission));
     return row;
   });
   byId("payouts").tBodies[0].replaceChildren(...payoutRows);
+  byId("payouts").classList.toggle("banked", !!desk.player_dealer);
+  renderBank(desk, mispaid);
   byId("house-net").textContent = desk.house_net ?? "";
   byId("payouts-panel").hidden = !desk.payouts.length;
   for (const th of document.querySelectorAll("th.seat")) th.textContent = seatWord(desk);

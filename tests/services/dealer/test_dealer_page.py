@@ -13,15 +13,18 @@ import shutil
 import socket
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from california_script import EXHAUSTED, WALKED, BankedTable
 from kiosk import WAIT, EventReader, ScoreboardProcess, chromium, close_browser, low_contrast, wait_until
 from money_script import MoneyTable, decided
 
 from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.control import ControlServer
 from controller.journal import Journal, iter_records, open_readonly
+from games.registry import get_game
 from services.dealer.desk import Desk
 
 needs_chromium = pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
@@ -204,6 +207,81 @@ def test_every_text_is_aa_contrast_and_uncovered_at_1920x1080(table, pages):
         browser.get("about:blank")
         close_browser(browser)
 
+
+@pytest.fixture
+def fortune7(tmp_path):
+    table = Table(tmp_path, game="fortune7")
+    yield table
+    table.close()
+
+
+@needs_chromium
+def test_the_bank_of_a_player_dealer_walks_the_wagers_on_the_page(fortune7, pages):
+    """Fortune 7 banked by seat 1, wagers read by the bet sensor, the rounds played by a real
+    Table: the fees before the deal, each wager paid / collected / returned with the bank's
+    balance after it, where the bank was exhausted, the bank's space mispaid then paid right;
+    then a void returning the fees and stakes; every text AA contrast and uncovered."""
+    banked = BankedTable(fortune7.journal, sensor=True, publish=fortune7.server.publish)
+    taken = banked.bets(EXHAUSTED)["fees"]
+    page = pages(fortune7.config)
+    browser = chromium(1920, 1080)
+    titles = {key: wager.title for key, wager in get_game("fortune7").wagers.items()}
+    try:
+        browser.get(page.url)
+        wait_until(lambda: not browser.execute_script("return document.getElementById('bank-panel').hidden"), "the bank shown")
+        assert browser.find_element("id", "bank-holder").text == "Seat 1 banks 100"
+        assert browser.execute_script("return [...document.querySelectorAll('#fees li')].map(l => l.textContent)") == \
+            [f"Seat {f['seat']} {titles[f['space']]}: {f['fee']}" if f["space"] else f"Player-dealer (Seat {f['seat']}): {f['fee']}"
+             for f in taken["lines"]]
+        assert browser.find_element("id", "fees-total").text == "Total 6 · table action 180 · collection schedule option 3"
+
+        money = banked.deal()
+        rows = wait_until(lambda: browser.execute_script(BANKED_ROWS), "the bank's walk drawn")
+        assert rows == [[str(w["seat"]), w["bet"], {"100": "Paid"}.get(w["net"], "Returned"), w["covered"], w["returned"],
+                         w["fee"], after, w["back"]] for w, after in zip(money["wagers"], money["bank"]["after"])]
+        assert browser.execute_script(
+            "return [...document.querySelectorAll('#payouts tbody tr')].map(r => r.className)") == \
+            ["win exhausted", "push untouched", "push untouched", "push untouched"]  # returned: net 0
+        shown = browser.execute_script("""return [...document.querySelectorAll('#payouts thead th')]
+            .filter(th => getComputedStyle(th).display !== 'none').map(th => th.textContent)""")
+        assert not {"Result", "Commission"} & set(shown) and {"Bank", "Covered", "Returned", "Fee", "Bank after"} <= set(shown)
+        assert browser.find_element("id", "bank-walk").text == "Bank 100 → 0 → 0 → 0 → 0"
+        assert browser.find_element("id", "bank-exhausted").text == \
+            "Bank exhausted by Seat 2 Player line: every later wager returned untouched (ruling 26)"
+        assert browser.find_element("id", "bank-net").text == \
+            "Player-dealer net -100 · fee 2 · must stand on the bank's space 0"
+        assert low_contrast(browser) == []
+
+        banked.pay_out(bank=Fraction(100))  # the bank's chips left on its space: it must be emptied
+        assert not banked.confirm()
+        alert = wait_until(lambda: browser.execute_script(
+            "const a = document.querySelector('#alerts .alert.open[data-kind=mispay]'); return a && a.innerText"),
+            "the bank's mispay shown")
+        assert "Seat 1 Bank: must stand 0, found 100, over by 100" in alert
+        assert "mispay" in browser.find_element("id", "bank-back").get_attribute("class")
+        assert "found 100 (over)" in browser.find_element("id", "bank-net").text
+        assert low_contrast(browser) == []
+        banked.pay_out()
+        assert banked.confirm()
+        wait_until(lambda: browser.execute_script("return document.getElementById('alerts').hidden"), "the mispay cleared")
+        assert "mispay" not in browser.find_element("id", "bank-back").get_attribute("class")
+
+        banked.bets(WALKED)
+        banked.void()
+        wait_until(lambda: not browser.execute_script("return document.getElementById('void-banner').hidden"), "the void")
+        assert "return every stake, every fee and the bank's stake" in browser.find_element("id", "void-banner").text
+        assert browser.find_element("id", "fees-title").text == "Fees returned (the round is void)"
+        assert browser.execute_script("return document.getElementById('bank-walk').hidden") is True
+        assert low_contrast(browser) == []
+    finally:
+        browser.get("about:blank")
+        close_browser(browser)
+
+
+BANKED_ROWS = """return [...document.querySelectorAll('#payouts tbody tr')].map(r => [
+    r.dataset.seat, r.dataset.bet, r.querySelector('.step').textContent, r.querySelector('.covered').textContent,
+    r.querySelector('.returned').textContent, r.querySelector('.fee').textContent, r.querySelector('.bank-after').textContent,
+    r.querySelector('.back').textContent])"""
 
 PAYOUT_ROWS = """return [...document.querySelectorAll('#payouts tbody tr')].map(r => [
     r.dataset.seat, r.dataset.bet, r.querySelector('.stake').textContent, r.querySelector('.net').textContent,
