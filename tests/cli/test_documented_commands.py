@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -155,6 +156,16 @@ class BackgroundDemo:
         assert self.proc.wait(WAIT) in (0, 130), self.proc.stderr.read()
 
 
+@pytest.fixture
+def home():
+    """A temporary home with a short path. The demo keeps its table in ~/.local/state/tablectl/demo
+    only while its sockets' paths fit a Unix socket (107 bytes), else in a temporary directory;
+    pytest's tmp_path (longer under pytest-xdist, with a long user name or run number) may not fit."""
+    directory = tempfile.mkdtemp(prefix="home-", dir="/tmp")
+    yield Path(directory)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def test_the_two_setup_commands_are_one_line_each_and_the_script_takes_them():
     lines = code_lines(README)
     assert [line for line in lines if ".ci/setup" in line] == SETUP
@@ -193,7 +204,7 @@ def test_commands_in_the_docs_prose_exist():
             assert word.startswith("-") or word.isupper() or word in COMMANDS, f"{page.name}: {span}"
 
 
-def test_every_command_in_the_readme_works_as_written(tmp_path):
+def test_every_command_in_the_readme_works_as_written(home):
     lines = [line for line in code_lines(README) if line not in SETUP]
     beside = [line for page, line in docs_lines() if DEMO_CONFIG in line and not_run_here(page, line) is None]
     assert any(line.startswith("tablectl scoreboard ") for line in beside)
@@ -205,26 +216,26 @@ def test_every_command_in_the_readme_works_as_written(tmp_path):
     assert not unknown, f"README commands this test cannot run: {unknown}"
 
     for line in alone:
-        done = shell(line, tmp_path)
+        done = shell(line, home)
         assert done.returncode == 0 and done.stdout, f"{line}\n{done.stderr}"
 
-    demo = BackgroundDemo(tmp_path)
+    demo = BackgroundDemo(home)
     try:
         for line in during + beside:
             if line.split()[1] == "watch":  # runs until Ctrl-C: some events, then it is stopped
-                assert "  " in until_stopped(line, tmp_path), line
+                assert "  " in until_stopped(line, home), line
             elif line.split()[1] == "scoreboard":
-                assert "tablectl scoreboard: serving http://127.0.0.1:" in until_stopped(line, tmp_path), line
+                assert "tablectl scoreboard: serving http://127.0.0.1:" in until_stopped(line, home), line
             else:
-                done = shell(line, tmp_path)
+                done = shell(line, home)
                 assert done.returncode == 0 and "shoe ok · panel ok · lights ok" in done.stdout, f"{line}\n{done.stderr}"
     finally:
         demo.stop()
 
-    played = shell("tablectl demo", tmp_path)  # the tour's demo, piped: 10 rounds; its journal stays
+    played = shell("tablectl demo", home)  # the tour's demo, piped: 10 rounds; its journal stays
     assert played.returncode == 0 and len(played.stdout.splitlines()) == 10, played.stderr
     for line in after:
-        done = shell(line, tmp_path)
+        done = shell(line, home)
         assert done.returncode == 0, f"{line}\n{done.stderr}"
         if "recall" in line:
             assert [row.split()[1] for row in done.stdout.splitlines() if row.startswith("round ")] == ["8", "9", "10"]
@@ -244,34 +255,34 @@ def test_commands_in_the_readmes_prose_exist_and_parse():
 
 
 @pytest.mark.skipif(shutil.which("socat") is None, reason="socat is not installed (.ci/setup installs it)")
-def test_the_simulators_walk_through_works_pasted_as_it_is(tmp_path):
+def test_the_simulators_walk_through_works_pasted_as_it_is(home):
     page = (ROOT / "docs" / "simulators.md").read_text(encoding="utf-8")
-    walk, key = (block.replace("/tmp/table", str(tmp_path / "table")) for block in re.findall(r"```sh\n(.*?)```", page, re.S))
-    done = shell(f"set -e\n{walk}\n{key}", tmp_path)  # then the key file for authenticated frames
+    walk, key = (block.replace("/tmp/table", str(home / "table")) for block in re.findall(r"```sh\n(.*?)```", page, re.S))
+    done = shell(f"set -e\n{walk}\n{key}", home)  # then the key file for authenticated frames
     assert done.returncode == 0, done.stdout + done.stderr
     assert "round 1 settled" in done.stdout
     assert "  winner   player\n  player   9h Ks (9)\n  banker   8d 7c (5)" in done.stdout
     assert "irregularity" not in done.stdout
     # stopped daemon first: it switched the lamps off and read them back while the board was there
-    assert "off (read back from the board)" in (tmp_path / "table" / "daemon.log").read_text(encoding="utf-8")
-    assert len(bytes.fromhex((tmp_path / "table" / "shoe.key").read_text().strip())) == 32
-    assert (tmp_path / "table" / "shoe.key").stat().st_mode & 0o777 == 0o640
+    assert "off (read back from the board)" in (home / "table" / "daemon.log").read_text(encoding="utf-8")
+    assert len(bytes.fromhex((home / "table" / "shoe.key").read_text().strip())) == 32
+    assert (home / "table" / "shoe.key").stat().st_mode & 0o777 == 0o640
 
 
 @pytest.mark.skipif(not Path("/usr/sbin/mosquitto").is_file(), reason="no /usr/sbin/mosquitto (.ci/setup installs it)")
-def test_the_floor_lab_on_one_machine_works_pasted_as_it_is(tmp_path):
+def test_the_floor_lab_on_one_machine_works_pasted_as_it_is(home):
     """docs/floor.md's lab after a demo: its own Mosquitto, the feed and the pit. The pit's live
     line runs until Ctrl-C: here it runs in the background and gets Ctrl-C (SIGINT) once it has
     the demo's last round; the port is a free one instead of 1884."""
-    played = shell("tablectl demo", tmp_path)  # 10 rounds; its journal stays
+    played = shell("tablectl demo", home)  # 10 rounds; its journal stays
     assert played.returncode == 0, played.stderr
     page = (ROOT / "docs" / "floor.md").read_text(encoding="utf-8")
     script = re.search(r"```sh\n(mkdir -p /tmp/floor-lab.*?)```", page, re.S)[1]
-    script = script.replace("/tmp/floor-lab", str(tmp_path / "floor-lab")).replace("1884", str(_free_port()))
+    script = script.replace("/tmp/floor-lab", str(home / "floor-lab")).replace("1884", str(_free_port()))
     pit = next(line for line in script.splitlines() if line.startswith("tablectl pit --broker"))
     script = script.replace(pit, f"{pit.split('  #')[0]} > pit.out 2>&1 & pit=$!\n"
                             "for _ in $(seq 240); do tablectl pit recall --table lab/t01 --last 1 --db pit.sqlite 2> /dev/null "
                             "| grep -q '^round 10 ' && break; sleep 0.5; done\nkill -INT $pit; wait $pit")
-    done = shell(f"set -e\ntrap 'kill $(jobs -p) 2> /dev/null || true' EXIT\n{script}", tmp_path, timeout=WAIT + 60)
+    done = shell(f"set -e\ntrap 'kill $(jobs -p) 2> /dev/null || true' EXIT\n{script}", home, timeout=WAIT + 60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert [row.split()[1] for row in done.stdout.splitlines() if row.startswith("round ")] == ["8", "9", "10"], done.stdout
