@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import selectors
 import shutil
 import signal
 import socket
@@ -103,14 +104,30 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def until_stopped(line: str, home: Path) -> str:
-    """A command that runs until Ctrl-C (watch, scoreboard): its output within a few seconds.
-    A documented --listen port is swapped for a free one, so that parallel runs cannot collide."""
+def until_stopped(line: str, home: Path, expected: str) -> str:
+    """A command that runs until Ctrl-C (watch, scoreboard): its output once `expected` is in it,
+    then it gets Ctrl-C (SIGINT to its process group) and must end. A documented --listen port is
+    swapped for a free one, so that parallel runs cannot collide."""
     line = re.sub(r"--listen 127\.0\.0\.1:\d+", f"--listen 127.0.0.1:{_free_port()}", line)
-    with pytest.raises(subprocess.TimeoutExpired) as stopped:
-        shell(line, home, timeout=8)
-    out = stopped.value.stdout
-    return out.decode(errors="replace") if isinstance(out, bytes) else out or ""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(["bash", "-c", line], cwd=ROOT, env=shell_env(home), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+        assert proc.stdout is not None
+        out = b""
+        deadline = time.monotonic() + WAIT
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(proc.stdout, selectors.EVENT_READ)
+                while expected.encode() not in out:
+                    assert time.monotonic() < deadline, f"{line}: no {expected!r} in {out!r}"
+                    if selector.select(timeout=0.5):
+                        chunk = os.read(proc.stdout.fileno(), 65536)
+                        assert chunk, f"{line}: ended before Ctrl-C: {out!r}"
+                        out += chunk
+        finally:
+            os.killpg(proc.pid, signal.SIGINT)
+            rest, _ = proc.communicate(timeout=WAIT)
+    return (out + rest).decode(errors="replace")
 
 
 def code_lines(path: Path) -> list[str]:
@@ -130,10 +147,14 @@ def inline_commands(path: Path) -> list[str]:
     return [" ".join(span.split()) for span in re.findall(r"`(tablectl [^`]+)`", prose)]
 
 
-def shell(line: str, home: Path, timeout: float = WAIT) -> subprocess.CompletedProcess:
+def shell_env(home: Path) -> dict[str, str]:
     env = {**os.environ, "HOME": str(home), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("XDG_STATE_HOME", None)
-    return subprocess.run(["bash", "-c", line], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    return env
+
+
+def shell(line: str, home: Path, timeout: float = WAIT) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", line], cwd=ROOT, env=shell_env(home), capture_output=True, text=True, timeout=timeout)
 
 
 class BackgroundDemo:
@@ -223,9 +244,10 @@ def test_every_command_in_the_readme_works_as_written(home):
     try:
         for line in during + beside:
             if line.split()[1] == "watch":  # runs until Ctrl-C: some events, then it is stopped
-                assert "  " in until_stopped(line, home), line
+                assert "  " in until_stopped(line, home, "  "), line
             elif line.split()[1] == "scoreboard":
-                assert "tablectl scoreboard: serving http://127.0.0.1:" in until_stopped(line, home), line
+                serving = "tablectl scoreboard: serving http://127.0.0.1:"
+                assert serving in until_stopped(line, home, serving), line
             else:
                 done = shell(line, home)
                 assert done.returncode == 0 and "shoe ok · panel ok · lights ok" in done.stdout, f"{line}\n{done.stderr}"
