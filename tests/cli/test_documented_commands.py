@@ -31,7 +31,7 @@ pytestmark = pytest.mark.hil  # the real daemon against the simulators, started 
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-SETUP = ["bash .ci/setup --run && .venv/bin/tablectl demo", "bash .ci/setup && .venv/bin/python -m pytest -q"]
+SETUP = ["bash .ci/setup --run && .venv/bin/tablectl demo", "bash .ci/setup && .venv/bin/python -m pytest -q -n auto --dist loadfile"]
 DEMO_CONFIG = "--config ~/.local/state/tablectl/demo/tablectl.toml"
 WAIT = 120.0  # a guard against a hang, not a measurement
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -105,9 +105,9 @@ def _free_port() -> int:
 
 
 def until_stopped(line: str, home: Path, expected: str) -> str:
-    """A command that runs until Ctrl-C (watch, scoreboard): its output once `expected` is in it,
-    then it gets Ctrl-C (SIGINT to its process group) and must end. A documented --listen port is
-    swapped for a free one, so that parallel runs cannot collide."""
+    """A command that runs until Ctrl-C (watch, scoreboard): its output once `expected` is in it
+    (it must still be running by then), then it is killed with its process group. A documented
+    --listen port is swapped for a free one, so that parallel runs cannot collide."""
     line = re.sub(r"--listen 127\.0\.0\.1:\d+", f"--listen 127.0.0.1:{_free_port()}", line)
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(["bash", "-c", line], cwd=ROOT, env=shell_env(home), stdin=subprocess.DEVNULL,
@@ -119,15 +119,20 @@ def until_stopped(line: str, home: Path, expected: str) -> str:
             with selectors.DefaultSelector() as selector:
                 selector.register(proc.stdout, selectors.EVENT_READ)
                 while expected.encode() not in out:
-                    assert time.monotonic() < deadline, f"{line}: no {expected!r} in {out!r}"
+                    assert time.monotonic() < deadline, f"{line}: no {expected!r} in {out!r}; stderr {said(err)!r}"
                     if selector.select(timeout=0.5):
                         chunk = os.read(proc.stdout.fileno(), 65536)
-                        assert chunk, f"{line}: ended before Ctrl-C: {out!r}"
+                        assert chunk, f"{line}: ended by itself: {out!r}; stderr {said(err)!r}"
                         out += chunk
         finally:
-            os.killpg(proc.pid, signal.SIGINT)
+            os.killpg(proc.pid, signal.SIGKILL)
             rest, _ = proc.communicate(timeout=WAIT)
     return (out + rest).decode(errors="replace")
+
+
+def said(file) -> bytes:
+    file.seek(0)
+    return file.read()
 
 
 def code_lines(path: Path) -> list[str]:
