@@ -238,8 +238,8 @@ class Reactor:
             timer._queued = NEVER
             if timer.when == NEVER:
                 continue  # cancelled
-            if timer.when > now:  # moved later since this entry was pushed
-                timer._queued = timer.when
+            if timer.when > queued:  # moved later since this entry was pushed: due or not, it goes
+                timer._queued = timer.when  # back in the heap, behind the timers due before it
                 self._push(timer)
                 continue
             timer.when = NEVER

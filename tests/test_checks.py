@@ -35,7 +35,7 @@ def test_only_pyusb_goes_untyped():
 def test_ci_runs_ruff_and_mypy_before_the_tests():
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     ruff, mypy, tests = (lines.index(cmd) for cmd in (".venv/bin/ruff check .", ".venv/bin/mypy",
-                                                       ".venv/bin/python -m pytest -q"))
+                                                       ".venv/bin/python -m pytest -q -n auto --dist loadfile"))
     assert lines.index("bash .ci/setup") < ruff < mypy < tests
     test_extra = " ".join(PYPROJECT["project"]["optional-dependencies"]["test"])
     assert "ruff==" in test_extra and "mypy==" in test_extra and "types-pyserial" in test_extra

@@ -7,7 +7,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CI_RUN = ROOT / ".ci" / "run"
-DEFAULT = ".venv/bin/python -m pytest -q"
+DEFAULT = ".venv/bin/python -m pytest -q -n auto --dist loadfile"  # the README's command, on every core
 SLOW = ".venv/bin/python -m pytest -q -m slow"
 FAIR_SHOES = "tests/games/integrity/test_integrity_fair_shoes.py"  # every test in it is marked slow
 WAIT = 300.0  # a guard against a hang, not a measurement

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import os
 import re
+import selectors
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,7 +31,7 @@ pytestmark = pytest.mark.hil  # the real daemon against the simulators, started 
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-SETUP = ["bash .ci/setup --run && .venv/bin/tablectl demo", "bash .ci/setup && .venv/bin/python -m pytest -q"]
+SETUP = ["bash .ci/setup --run && .venv/bin/tablectl demo", "bash .ci/setup && .venv/bin/python -m pytest -q -n auto --dist loadfile"]
 DEMO_CONFIG = "--config ~/.local/state/tablectl/demo/tablectl.toml"
 WAIT = 120.0  # a guard against a hang, not a measurement
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -102,14 +104,35 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def until_stopped(line: str, home: Path) -> str:
-    """A command that runs until Ctrl-C (watch, scoreboard): its output within a few seconds.
-    A documented --listen port is swapped for a free one, so that parallel runs cannot collide."""
+def until_stopped(line: str, home: Path, expected: str) -> str:
+    """A command that runs until Ctrl-C (watch, scoreboard): its output once `expected` is in it
+    (it must still be running by then), then it is killed with its process group. A documented
+    --listen port is swapped for a free one, so that parallel runs cannot collide."""
     line = re.sub(r"--listen 127\.0\.0\.1:\d+", f"--listen 127.0.0.1:{_free_port()}", line)
-    with pytest.raises(subprocess.TimeoutExpired) as stopped:
-        shell(line, home, timeout=8)
-    out = stopped.value.stdout
-    return out.decode(errors="replace") if isinstance(out, bytes) else out or ""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(["bash", "-c", line], cwd=ROOT, env=shell_env(home), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+        assert proc.stdout is not None
+        out = b""
+        deadline = time.monotonic() + WAIT
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(proc.stdout, selectors.EVENT_READ)
+                while expected.encode() not in out:
+                    assert time.monotonic() < deadline, f"{line}: no {expected!r} in {out!r}; stderr {said(err)!r}"
+                    if selector.select(timeout=0.5):
+                        chunk = os.read(proc.stdout.fileno(), 65536)
+                        assert chunk, f"{line}: ended by itself: {out!r}; stderr {said(err)!r}"
+                        out += chunk
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rest, _ = proc.communicate(timeout=WAIT)
+    return (out + rest).decode(errors="replace")
+
+
+def said(file) -> bytes:
+    file.seek(0)
+    return file.read()
 
 
 def code_lines(path: Path) -> list[str]:
@@ -129,10 +152,14 @@ def inline_commands(path: Path) -> list[str]:
     return [" ".join(span.split()) for span in re.findall(r"`(tablectl [^`]+)`", prose)]
 
 
-def shell(line: str, home: Path, timeout: float = WAIT) -> subprocess.CompletedProcess:
+def shell_env(home: Path) -> dict[str, str]:
     env = {**os.environ, "HOME": str(home), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("XDG_STATE_HOME", None)
-    return subprocess.run(["bash", "-c", line], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    return env
+
+
+def shell(line: str, home: Path, timeout: float = WAIT) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", line], cwd=ROOT, env=shell_env(home), capture_output=True, text=True, timeout=timeout)
 
 
 class BackgroundDemo:
@@ -153,6 +180,16 @@ class BackgroundDemo:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
         assert self.proc.wait(WAIT) in (0, 130), self.proc.stderr.read()
+
+
+@pytest.fixture
+def home():
+    """A temporary home with a short path. The demo keeps its table in ~/.local/state/tablectl/demo
+    only while its sockets' paths fit a Unix socket (107 bytes), else in a temporary directory;
+    pytest's tmp_path (longer under pytest-xdist, with a long user name or run number) may not fit."""
+    directory = tempfile.mkdtemp(prefix="home-", dir="/tmp")
+    yield Path(directory)
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def test_the_two_setup_commands_are_one_line_each_and_the_script_takes_them():
@@ -193,7 +230,7 @@ def test_commands_in_the_docs_prose_exist():
             assert word.startswith("-") or word.isupper() or word in COMMANDS, f"{page.name}: {span}"
 
 
-def test_every_command_in_the_readme_works_as_written(tmp_path):
+def test_every_command_in_the_readme_works_as_written(home):
     lines = [line for line in code_lines(README) if line not in SETUP]
     beside = [line for page, line in docs_lines() if DEMO_CONFIG in line and not_run_here(page, line) is None]
     assert any(line.startswith("tablectl scoreboard ") for line in beside)
@@ -205,26 +242,27 @@ def test_every_command_in_the_readme_works_as_written(tmp_path):
     assert not unknown, f"README commands this test cannot run: {unknown}"
 
     for line in alone:
-        done = shell(line, tmp_path)
+        done = shell(line, home)
         assert done.returncode == 0 and done.stdout, f"{line}\n{done.stderr}"
 
-    demo = BackgroundDemo(tmp_path)
+    demo = BackgroundDemo(home)
     try:
         for line in during + beside:
             if line.split()[1] == "watch":  # runs until Ctrl-C: some events, then it is stopped
-                assert "  " in until_stopped(line, tmp_path), line
+                assert "  " in until_stopped(line, home, "  "), line
             elif line.split()[1] == "scoreboard":
-                assert "tablectl scoreboard: serving http://127.0.0.1:" in until_stopped(line, tmp_path), line
+                serving = "tablectl scoreboard: serving http://127.0.0.1:"
+                assert serving in until_stopped(line, home, serving), line
             else:
-                done = shell(line, tmp_path)
+                done = shell(line, home)
                 assert done.returncode == 0 and "shoe ok · panel ok · lights ok" in done.stdout, f"{line}\n{done.stderr}"
     finally:
         demo.stop()
 
-    played = shell("tablectl demo", tmp_path)  # the tour's demo, piped: 10 rounds; its journal stays
+    played = shell("tablectl demo", home)  # the tour's demo, piped: 10 rounds; its journal stays
     assert played.returncode == 0 and len(played.stdout.splitlines()) == 10, played.stderr
     for line in after:
-        done = shell(line, tmp_path)
+        done = shell(line, home)
         assert done.returncode == 0, f"{line}\n{done.stderr}"
         if "recall" in line:
             assert [row.split()[1] for row in done.stdout.splitlines() if row.startswith("round ")] == ["8", "9", "10"]
@@ -244,10 +282,10 @@ def test_commands_in_the_readmes_prose_exist_and_parse():
 
 
 @pytest.mark.skipif(shutil.which("socat") is None, reason="socat is not installed (.ci/setup installs it)")
-def test_the_simulators_walk_through_works_pasted_as_it_is(tmp_path):
+def test_the_simulators_walk_through_works_pasted_as_it_is(home):
     page = (ROOT / "docs" / "simulators.md").read_text(encoding="utf-8")
-    walk, key = (block.replace("/tmp/table", str(tmp_path / "table")) for block in re.findall(r"```sh\n(.*?)```", page, re.S))
-    done = shell(f"set -e\n{walk}\n{key}", tmp_path)  # then the key file for authenticated frames
+    walk, key = (block.replace("/tmp/table", str(home / "table")) for block in re.findall(r"```sh\n(.*?)```", page, re.S))
+    done = shell(f"set -e\n{walk}\n{key}", home)  # then the key file for authenticated frames
     assert done.returncode == 0, done.stdout + done.stderr
     assert "round 1 settled" in done.stdout
     assert "  winner   player\n  player   9h Ks (9)\n  banker   8d 7c (5)" in done.stdout
@@ -261,25 +299,25 @@ def test_the_simulators_walk_through_works_pasted_as_it_is(tmp_path):
     wagers = [r.payload for r in iter_records(open_readonly(tmp_path / "table" / "journal.sqlite"), 0) if r.kind == "wagers"]
     assert [(w["seat"], w["bet"], w["stake"]) for w in wagers[-1]["wagers"]] == [(3, "banker", "30")]
     # stopped daemon first: it switched the lamps off and read them back while the board was there
-    assert "off (read back from the board)" in (tmp_path / "table" / "daemon.log").read_text(encoding="utf-8")
-    assert len(bytes.fromhex((tmp_path / "table" / "shoe.key").read_text().strip())) == 32
-    assert (tmp_path / "table" / "shoe.key").stat().st_mode & 0o777 == 0o640
+    assert "off (read back from the board)" in (home / "table" / "daemon.log").read_text(encoding="utf-8")
+    assert len(bytes.fromhex((home / "table" / "shoe.key").read_text().strip())) == 32
+    assert (home / "table" / "shoe.key").stat().st_mode & 0o777 == 0o640
 
 
 @pytest.mark.skipif(not Path("/usr/sbin/mosquitto").is_file(), reason="no /usr/sbin/mosquitto (.ci/setup installs it)")
-def test_the_floor_lab_on_one_machine_works_pasted_as_it_is(tmp_path):
+def test_the_floor_lab_on_one_machine_works_pasted_as_it_is(home):
     """docs/floor.md's lab after a demo: its own Mosquitto, the feed and the pit. The pit's live
     line runs until Ctrl-C: here it runs in the background and gets Ctrl-C (SIGINT) once it has
     the demo's last round; the port is a free one instead of 1884."""
-    played = shell("tablectl demo", tmp_path)  # 10 rounds; its journal stays
+    played = shell("tablectl demo", home)  # 10 rounds; its journal stays
     assert played.returncode == 0, played.stderr
     page = (ROOT / "docs" / "floor.md").read_text(encoding="utf-8")
     script = re.search(r"```sh\n(mkdir -p /tmp/floor-lab.*?)```", page, re.S)[1]
-    script = script.replace("/tmp/floor-lab", str(tmp_path / "floor-lab")).replace("1884", str(_free_port()))
+    script = script.replace("/tmp/floor-lab", str(home / "floor-lab")).replace("1884", str(_free_port()))
     pit = next(line for line in script.splitlines() if line.startswith("tablectl pit --broker"))
     script = script.replace(pit, f"{pit.split('  #')[0]} > pit.out 2>&1 & pit=$!\n"
                             "for _ in $(seq 240); do tablectl pit recall --table lab/t01 --last 1 --db pit.sqlite 2> /dev/null "
                             "| grep -q '^round 10 ' && break; sleep 0.5; done\nkill -INT $pit; wait $pit")
-    done = shell(f"set -e\ntrap 'kill $(jobs -p) 2> /dev/null || true' EXIT\n{script}", tmp_path, timeout=WAIT + 60)
+    done = shell(f"set -e\ntrap 'kill $(jobs -p) 2> /dev/null || true' EXIT\n{script}", home, timeout=WAIT + 60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert [row.split()[1] for row in done.stdout.splitlines() if row.startswith("round ")] == ["8", "9", "10"], done.stdout

@@ -86,6 +86,20 @@ def test_timers_fire_in_deadline_order_and_can_move_or_be_cancelled(reactor):
     assert fired == ["early", "moved", "late"]  # each once
 
 
+def test_timers_all_past_due_when_the_loop_comes_late_still_fire_in_deadline_order(reactor):
+    """A loaded machine: the loop runs only after every deadline has passed, the moved timer's
+    old entry among them; it still fires at its new place, not at its reminder's."""
+    fired = []
+    now = reactor.now()
+    reactor.timer(lambda t: fired.append("late"), now + 0.03)
+    reactor.timer(lambda t: fired.append("early"), now + 0.01)
+    moved = reactor.timer(lambda t: fired.append("moved"), now + 0.001)
+    moved.at(now + 0.02)
+    threading.Event().wait(0.05)  # the loop comes late
+    assert reactor.run_until(lambda: len(fired) == 3, WAIT)
+    assert fired == ["early", "moved", "late"]
+
+
 def test_a_timer_rearmed_from_its_callback_fires_again(reactor):
     ticks = []
 
