@@ -55,8 +55,8 @@ def cards_from(tokens):
         raise UsageError(f"bad card {error.token!r}: {error.reason}") from None
 
 
-def print_json(obj) -> None:
-    json.dump(obj, sys.stdout, separators=(",", ":"))
+def print_json(obj, ensure_ascii: bool = True) -> None:
+    json.dump(obj, sys.stdout, ensure_ascii=ensure_ascii, separators=(",", ":"))
     sys.stdout.write("\n")
 
 

@@ -10,11 +10,9 @@ daemon runs.
 """
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
-from cli.common import Parser, UsageError, fraction_argument, run_command
+from cli.common import Parser, UsageError, fraction_argument, print_json, run_command
 from cli.paths import add_location_options, config_for_cli, journal_path
 from cli.recall import by_text
 from controller.journal import JournalError
@@ -130,8 +128,7 @@ def _main(argv: list[str]) -> int:
                            + (f" (shifts 1-{max(fold.shifts)})" if fold.shifts else " (no shift opened yet)"))
     report = fold.report(alarm_sd)
     if args.json:
-        json.dump(report.to_json(), sys.stdout, ensure_ascii=False, separators=(",", ":"))
-        sys.stdout.write("\n")
+        print_json(report.to_json(), ensure_ascii=False)
     else:
         print(report_text(report))
     return 0

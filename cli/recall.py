@@ -8,10 +8,7 @@ button, or the socket client's user, uid and pid). Reads the journal read-only; 
 """
 from __future__ import annotations
 
-import json
-import sys
-
-from cli.common import Parser, UsageError, run_command
+from cli.common import Parser, UsageError, print_json, run_command
 from cli.money_text import irregularity_money, payout_lines, wager_lines
 from cli.paths import add_location_options, journal_path
 from controller.journal import DEFAULT_RECALL, JournalError, RoundView, last_rounds
@@ -124,8 +121,7 @@ def _main(argv) -> int:
         raise UsageError(f"--last {args.last}: must be at least 1")
     rounds = last_rounds(journal_path(args), args.last)
     if args.json:
-        json.dump([view.to_json() for view in rounds], sys.stdout, ensure_ascii=False, separators=(",", ":"))
-        sys.stdout.write("\n")
+        print_json([view.to_json() for view in rounds], ensure_ascii=False)
     elif not rounds:
         print("no rounds in the journal yet")
     else:

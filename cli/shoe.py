@@ -10,11 +10,9 @@ Reads the journal read-only; safe while the daemon runs.
 """
 from __future__ import annotations
 
-import json
-import sys
 from fractions import Fraction
 
-from cli.common import Parser, UsageError, fraction_argument, run_command
+from cli.common import Parser, UsageError, fraction_argument, print_json, run_command
 from cli.paths import add_location_options, config_for_cli, journal_path
 from cli.recall import by_text
 from controller.journal import JournalError
@@ -196,8 +194,7 @@ def _main(argv) -> int:
         raise UsageError(f"--shoe {args.shoe}: shoes are numbered from 1")
     report = shoe_report(journal_path(args), args.shoe, rate)
     if args.json:
-        json.dump(report.to_json(), sys.stdout, ensure_ascii=False, separators=(",", ":"))
-        sys.stdout.write("\n")
+        print_json(report.to_json(), ensure_ascii=False)
     else:
         print(report_text(report))
     return 0

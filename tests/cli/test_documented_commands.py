@@ -292,11 +292,11 @@ def test_the_simulators_walk_through_works_pasted_as_it_is(home):
     assert "irregularity" not in done.stdout
     from controller.journal import iter_records, open_readonly
 
-    conn = open_readonly(tmp_path / "table" / "journal.sqlite")
+    conn = open_readonly(home / "table" / "journal.sqlite")
     chips = [r.payload["chips"] for r in iter_records(conn, 0) if r.kind == "device" and r.payload["event"] == "SpaceChips"]
     conn.close()
     assert [[value for _, value in listed] for listed in chips[-2:]] == [[2500, 500], []]  # placed, then taken: journaled
-    wagers = [r.payload for r in iter_records(open_readonly(tmp_path / "table" / "journal.sqlite"), 0) if r.kind == "wagers"]
+    wagers = [r.payload for r in iter_records(open_readonly(home / "table" / "journal.sqlite"), 0) if r.kind == "wagers"]
     assert [(w["seat"], w["bet"], w["stake"]) for w in wagers[-1]["wagers"]] == [(3, "banker", "30")]
     # stopped daemon first: it switched the lamps off and read them back while the board was there
     assert "off (read back from the board)" in (home / "table" / "daemon.log").read_text(encoding="utf-8")
