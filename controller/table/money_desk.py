@@ -190,7 +190,8 @@ class MoneyDesk:
                       f"({'over' if difference > 0 else 'under'} by {format_amount(abs(difference))})")
             self.round.irregular(out, self.game.rule(K.MISPAY), detail, {"space": d.space}, extra={
                 "seat": d.seat, "bet": d.bet, "space": d.space, "expected": format_amount(d.expected),
-                "found": format_amount(d.found), "difference": format_amount(difference), "direction": d.direction})
+                "found": format_amount(d.found), "difference": format_amount(difference), "direction": d.direction},
+                attention=False)  # its lamp blinks while it stands (lamps.py: mispaid), not until the round ends
 
     def accept_payouts(self, args: Mapping, out: Out) -> None:
         rnd, wagers = self.round, self.book

@@ -347,6 +347,7 @@ def test_a_mispay_refuses_confirm_until_corrected():
     sensor.set_to(2, "banker", Fraction(0))
     assert run.events("mispay_cleared")
     assert run.table.snapshot()["money"]["mispays"] == []
+    assert run.lamps()["error"] == "off"  # the mispays were its only reason to blink
     assert run.cmd("confirm").ok and run.state == m.SETTLED
     assert run.cmd("place_bets").ok
 
@@ -403,6 +404,7 @@ def test_a_mispaid_space_blinks_its_own_lamp_on_a_spot_table(game):
     sensor.set_to(1, LINE[game], owed + 1)
     assert not run.cmd("confirm").ok
     assert run.lamps()[f"spot1_{LINE[game]}"] == "fast"
+    assert run.lamps()["error"] == "off"  # the space's own lamp says it, not the error lamp
     sensor.set_to(1, LINE[game], owed)
     assert run.lamps()[f"spot1_{LINE[game]}"] != "fast"
     assert run.cmd("confirm").ok
