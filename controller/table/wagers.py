@@ -289,6 +289,13 @@ class RoundWagers:
             self.void_round = bool(money.settlement.get("void"))
             self.unsettled = list(money.settlement.get("unsettled") or [])
         self.accepted = money.accepted
+        for p in () if money.accepted else money.mispays:
+            try:
+                space = None if p.get("space") is None else int(p["space"])
+                mispay = Mispay(int(p["seat"]), str(p["bet"]), space, signed_amount(p["expected"]), signed_amount(p["found"]))
+            except (KeyError, TypeError, ValueError):
+                continue  # a record of another shape: the next confirm finds the space again
+            self.mispays[(mispay.seat, mispay.bet)] = mispay
 
     # ------------------------------------------------------------ the payout check
 

@@ -242,6 +242,8 @@ def test_a_mispay_over_and_under_refuses_confirm_until_corrected_and_the_dealer_
         rig.events.wait_for("mispay_cleared", after=mark, seat=under[0], bet=under[1])
         rig.events.wait_for("mispay_cleared", after=mark, seat=over[0], bet=over[1])
         assert rig.status()["money"]["mispays"] == []
+        rig.wait_until(lambda: "fast" not in (rig.lamps()[mispay_lamp(game, *under)], rig.lamps()[mispay_lamp(game, *over)]),
+                       WAIT, "the mispaid spaces' lamps to stop blinking")
         assert rig.press("confirm")["ok"]
         rig.wait_until(lambda: page.get_json("/round.json")["open_alerts"] == 0, WAIT, "the dealer page's alerts cleared")
         shown = page.get_json("/round.json")
@@ -281,15 +283,21 @@ def test_sigkill_between_result_and_confirm_keeps_the_payouts_owed_and_the_check
     number, money, under = result_owing_something(rig)
     must = pay_out(rig, money)
     set_to(rig, *under, int(must[under]) - 1)
+    assert not rig.press("confirm")["ok"]  # the mispay found and journaled before the kill
     before = rig.records()
     assert rig.kill_daemon() == -9
     rig.start_daemon()
     assert rig.records()[:len(before)] == before
+    mispaid = {"seat": under[0], "bet": under[1], "expected": str(must[under]), "found": str(must[under] - 1),
+               "direction": "under"}
+    assert rig.status()["money"]["mispays"] == [mispaid]  # it still stands
+    rig.wait_lamps({mispay_lamp(game, *under): "fast"})
     rig.wait_until(lambda: rig.status()["money"]["sensor"] == "live", WAIT, "the sensor's session")
     status = rig.status()["money"]
     assert status["payouts"] == money["wagers"] and status["payout_check"] is True
     reply = rig.press("confirm")
     assert not reply["ok"] and said(*under, must[under] - 1, must[under]) in reply["message"]  # still found
+    assert len(irregularities(rig, "mispay", number)) == 1  # the same reading: not journaled again
     assert rig.status()["state"] == "result"
     mark = rig.events.mark()
     set_to(rig, *under, int(must[under]))
