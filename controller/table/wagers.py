@@ -96,7 +96,7 @@ class Frozen:
     source: Source
     wagers: tuple[Wager, ...] = ()
     refused: tuple[Refused, ...] = ()
-    chips_then: Mapping[tuple[int, str], frozenset[str]] = field(default_factory=dict)  # (seat, bet) -> its house chips' UIDs
+    chips_then: Mapping[tuple[int, str], frozenset[str]] = field(default_factory=dict)  # (seat, bet) -> UIDs then, foreign too
     staked: Mapping[tuple[int, str], frozenset[str]] = field(default_factory=dict)  # (seat, bet) -> its wager of record's
 
     def to_json(self) -> dict[str, Any]:
@@ -185,7 +185,8 @@ class RoundWagers:
             else:
                 placed.append((Stake(r.seat, r.bet, r.amount), r))
         frozen = Frozen(round_no, "sensor", refused=tuple(refused),
-                        chips_then={(r.seat, r.bet): frozenset(uid for uid, _ in r.chips) for r in readings})
+                        chips_then={(r.seat, r.bet): frozenset(uid for uid, _ in r.chips) | {f.uid for f in r.foreign}
+                                    for r in readings})
         return self._judge(frozen, placed, spots)
 
     def _judge(self, frozen: Frozen, placed: list[tuple[Stake, SpaceReading | None]], spots: Sequence[int]) -> Frozen:

@@ -19,6 +19,7 @@ from simulation.rig.processes import python_module
 TAG_UNIT = 100  # the sensor's tags carry cents: the daemon's default `money.chip_unit` of 0.01
 DENOMINATIONS = (100, 25, 5, 1)  # the rack's chips, in currency
 CHIPS_PER_VALUE = 120
+HOUSE_UID = "047b"  # the simulator's own issue and the rack's; a foreign chip's UID starts 08
 ODD_CHIP = "047b0e00ffff01"  # a chip of 50 in the rack whose registry row says 10: "value differs"
 ODD_VALUE, ODD_REGISTERED = 50, 10
 CARD_STATES = ("bets_closed", "dealing", "drawing")
@@ -88,7 +89,9 @@ def on_sensor(rig: Rig) -> dict[tuple[int, str], list[dict]]:
 
 
 def amount_on(rig: Rig, seat: int, bet: str) -> Fraction:
-    return sum((Fraction(chip["value"], TAG_UNIT) for chip in on_sensor(rig).get((seat, bet), [])), Fraction(0))
+    """The house's chips on the space (a foreign chip counts for nothing, as at the table)."""
+    return sum((Fraction(chip["value"], TAG_UNIT) for chip in on_sensor(rig).get((seat, bet), [])
+                if chip["uid"].startswith(HOUSE_UID)), Fraction(0))
 
 
 def space_id(rig: Rig, seat: int, bet: str) -> int:

@@ -167,9 +167,17 @@ def test_a_foreign_chip_unknown_or_of_another_value_is_reported_and_its_wager_no
     assert foreign_uid in refused[unknown_space]["reason"] and ODD_CHIP in refused[odd_space]["reason"]
     assert all(r["clause"] == "local ruling L10" for r in refused.values())
     assert len(irregularities(rig, "foreign_chip", number)) == 2  # once per chip and space
+
+    mark = rig.events.mark()  # a counterfeit slipped onto a wager of record: foreign, and late
+    slipped = rig.bets.command("foreign", space=f"{good[0]}:{good[1]}", value=2500)["foreign"]
+    rig.events.wait_for("irregularity", after=mark, kind="foreign_chip", uid=slipped)
+    late = rig.events.wait_for("irregularity", after=mark, kind="late_wager")
+    assert (late["seat"], late["bet"], late["frozen"], late["evidence"]["added"]) == (*good, "25", [slipped])
+    rig.bets.command("remove", space=f"{good[0]}:{good[1]}", uid=slipped)  # surveillance takes it away
     deal_to_result(rig)
     money = settlement(rig, number)
     assert unknown_space not in owed(money) and odd_space not in owed(money)
+    assert [(w["seat"], w["bet"], w["stake"]) for w in money["wagers"] if w["bet"] != "play"] == [(*good, "25")]
     settle_cleanly(rig, number)  # the refused spaces emptied: the chips went back to the players
 
 
