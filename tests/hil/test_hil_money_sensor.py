@@ -35,6 +35,7 @@ from money_rig import (
 from games.money import parse_amount
 from games.registry import get_game
 from games.round import IrregularityKind
+from simulation.rig import Rig
 
 SCOREBOARD_TESTS = str(Path(__file__).resolve().parent.parent / "services" / "scoreboard")
 if SCOREBOARD_TESTS not in sys.path:
@@ -61,6 +62,39 @@ def rigs():
         children = [sim.child for sim in rig.sims.values()] + ([rig.daemon.child] if rig.daemon else [])
         alive += [f"{child.name} (pid {child.pid})" for child in children if child.running]
     assert not alive, f"still running after the rig stopped: {alive}"
+
+
+@pytest.fixture(scope="module")
+def pages():
+    """`tablectl dealer` beside each game's daemon, one at a time; stopped by its PID."""
+    started: dict[str, DealerPage] = {}
+    yield started
+    for page in started.values():
+        page.stop()
+    assert all(page.child.poll() is not None for page in started.values())
+
+
+@pytest.fixture
+def page(rig, pages, game):
+    """The dealer page (port 0: a free one) on the game's real daemon, started once a module."""
+    for other in [key for key in pages if key != game]:
+        pages.pop(other).stop()
+    if game not in pages:
+        pages[game] = DealerPage(rig.config_path, directory=rig.dir)
+    return pages[game]
+
+
+def shown(page, number: int, ready=lambda desk: True) -> dict:
+    """The dealer page's /round.json once it shows round `number` and `ready` holds."""
+    found: dict = {}
+
+    def there() -> bool:
+        nonlocal found
+        found = page.get_json("/round.json")
+        return found["round"] == number and ready(found)
+
+    Rig.wait_until(there, WAIT, f"round {number} on the dealer page")
+    return found
 
 
 @pytest.fixture
@@ -216,53 +250,44 @@ def said(seat: int, bet: str, found, expected) -> str:
 
 
 @every_game
-def test_a_mispay_over_and_under_refuses_confirm_until_corrected_and_the_dealer_page_shows_it(rig, game):
-    page = DealerPage(rig.config_path, directory=rig.dir)
-    try:
-        number, money, under = result_owing_something(rig)
-        rig.wait_until(lambda: page.get_json("/round.json")["round"] == number
-                       and page.get_json("/round.json")["payouts"], WAIT, "the payouts on the dealer page")
-        shown = page.get_json("/round.json")
-        assert [(p["seat"], p["bet"], p["stake"], p["net"], p["back"]) for p in shown["payouts"]] == [
-            (w["seat"], w["bet"], w["stake"], w["net"], w["back"]) for w in money["wagers"]]
-        assert shown["house_net"] == money["house_net"] and shown["payout_check"] is True
+def test_a_mispay_over_and_under_refuses_confirm_until_corrected_and_the_dealer_page_shows_it(rig, page, game):
+    number, money, under = result_owing_something(rig)
+    desk = shown(page, number, lambda desk: bool(desk["payouts"]))
+    assert [(p["seat"], p["bet"], p["stake"], p["net"], p["back"]) for p in desk["payouts"]] == [
+        (w["seat"], w["bet"], w["stake"], w["net"], w["back"]) for w in money["wagers"]]
+    assert desk["house_net"] == money["house_net"] and desk["payout_check"] is True
 
-        over, must = mispay_under_and_over(rig, money, under)
-        mark = rig.events.mark()
-        reply = rig.press("confirm")
-        assert not reply["ok"] and f"round {number} is mispaid (local ruling L10)" in reply["message"]
-        assert said(*under, must[under] - 1, must[under]) in reply["message"]
-        assert said(*over, must.get(over, 0) + 5, must.get(over, 0)) in reply["message"]
-        mispays = {(r["seat"], r["bet"]): r for r in irregularities(rig, "mispay", number)}
-        assert (mispays[under]["direction"], mispays[under]["difference"]) == ("under", "-1")
-        assert (mispays[over]["direction"], mispays[over]["difference"]) == ("over", "5")
-        rig.wait_lamps({mispay_lamp(game, *under): "fast", mispay_lamp(game, *over): "fast"})
-        assert rig.status()["state"] == "result" and not rig.press("place_bets")["ok"]  # no round opens before
+    over, must = mispay_under_and_over(rig, money, under)
+    mark = rig.events.mark()
+    reply = rig.press("confirm")
+    assert not reply["ok"] and f"round {number} is mispaid (local ruling L10)" in reply["message"]
+    assert said(*under, must[under] - 1, must[under]) in reply["message"]
+    assert said(*over, must.get(over, 0) + 5, must.get(over, 0)) in reply["message"]
+    mispays = {(r["seat"], r["bet"]): r for r in irregularities(rig, "mispay", number)}
+    assert (mispays[under]["direction"], mispays[under]["difference"]) == ("under", "-1")
+    assert (mispays[over]["direction"], mispays[over]["difference"]) == ("over", "5")
+    rig.wait_lamps({mispay_lamp(game, *under): "fast", mispay_lamp(game, *over): "fast"})
+    assert rig.status()["state"] == "result" and not rig.press("place_bets")["ok"]  # no round opens before
+    desk = shown(page, number, lambda desk: desk["open_alerts"] == 2)
+    assert {(a["seat"], a["bet"], a["expected"], a["found"], a["direction"]) for a in desk["alerts"] if a["open"]} == {
+        (*under, str(must[under]), str(must[under] - 1), "under"),
+        (*over, str(must.get(over, 0)), str(must.get(over, 0) + 5), "over")}
 
-        def alerts() -> set:
-            page_now = page.get_json("/round.json")
-            return {(a["seat"], a["bet"]) for a in page_now["alerts"] if a["open"] and a["kind"] == "mispay"}
-
-        rig.wait_until(lambda: alerts() == {under, over}, WAIT, "both mispays on the dealer page")
-
-        set_to(rig, *under, int(must[under]))
-        set_to(rig, *over, int(must.get(over, 0)))
-        rig.events.wait_for("mispay_cleared", after=mark, seat=under[0], bet=under[1])
-        rig.events.wait_for("mispay_cleared", after=mark, seat=over[0], bet=over[1])
-        assert rig.status()["money"]["mispays"] == []
-        rig.wait_until(lambda: "fast" not in (rig.lamps()[mispay_lamp(game, *under)], rig.lamps()[mispay_lamp(game, *over)]),
-                       WAIT, "the mispaid spaces' lamps to stop blinking")
-        assert rig.press("confirm")["ok"]
-        rig.wait_until(lambda: page.get_json("/round.json")["open_alerts"] == 0, WAIT, "the dealer page's alerts cleared")
-        shown = page.get_json("/round.json")
-        assert shown["cleared"]["by"] == "settled"
-        assert {(a["seat"], a["bet"]) for a in shown["alerts"] if a["kind"] == "mispay"} == {under, over}
-    finally:
-        page.stop()
+    set_to(rig, *under, int(must[under]))
+    set_to(rig, *over, int(must.get(over, 0)))
+    rig.events.wait_for("mispay_cleared", after=mark, seat=under[0], bet=under[1])
+    rig.events.wait_for("mispay_cleared", after=mark, seat=over[0], bet=over[1])
+    assert rig.status()["money"]["mispays"] == []
+    rig.wait_until(lambda: "fast" not in (rig.lamps()[mispay_lamp(game, *under)], rig.lamps()[mispay_lamp(game, *over)]),
+                   WAIT, "the mispaid spaces' lamps to stop blinking")
+    assert rig.press("confirm")["ok"]
+    desk = shown(page, number, lambda desk: desk["open_alerts"] == 0)
+    assert desk["cleared"]["by"] == "settled" and desk["state"] == "settled"
+    assert {(a["seat"], a["bet"]) for a in desk["alerts"] if a["kind"] == "mispay"} == {under, over}
 
 
 @every_game
-def test_a_mispay_accepted_with_the_supervisor_key_lets_the_round_be_confirmed(rig, game):
+def test_a_mispay_accepted_with_the_supervisor_key_lets_the_round_be_confirmed(rig, page, game):
     number, money, under = result_owing_something(rig)
     over, must = mispay_under_and_over(rig, money, under)
     set_to(rig, *under, int(must[under]))  # only the over stands
@@ -278,6 +303,10 @@ def test_a_mispay_accepted_with_the_supervisor_key_lets_the_round_be_confirmed(r
     assert record["differences"] == [{"seat": over[0], "bet": over[1], "expected": str(must.get(over, 0)),
                                       "found": str(must.get(over, 0) + 5)}]
     assert record["by"]
+    desk = shown(page, number, lambda desk: desk["cleared"] is not None and desk["cleared"]["by"] == "payouts_accepted")
+    assert desk["open_alerts"] == 0
+    assert desk["accepted"][-1]["differences"] == [{"seat": over[0], "bet": over[1], "expected": str(must.get(over, 0)),
+                                                    "found": str(must.get(over, 0) + 5)}]
     rig.key(False)
     assert rig.press("confirm")["ok"]
     assert [r.round for r in rig.records() if r.kind == "settled"][-1] == number
@@ -287,7 +316,7 @@ def test_a_mispay_accepted_with_the_supervisor_key_lets_the_round_be_confirmed(r
 
 
 @every_game
-def test_sigkill_between_result_and_confirm_keeps_the_payouts_owed_and_the_check(rig, game):
+def test_sigkill_between_result_and_confirm_keeps_the_payouts_owed_and_the_check(rig, page, game):
     number, money, under = result_owing_something(rig)
     must = pay_out(rig, money)
     set_to(rig, *under, int(must[under]) - 1)
@@ -307,9 +336,14 @@ def test_sigkill_between_result_and_confirm_keeps_the_payouts_owed_and_the_check
     assert not reply["ok"] and said(*under, must[under] - 1, must[under]) in reply["message"]  # still found
     assert len(irregularities(rig, "mispay", number)) == 1  # the same reading: not journaled again
     assert rig.status()["state"] == "result"
+    desk = shown(page, number, lambda desk: desk["link"]["online"] and desk["open_alerts"] == 1)
+    assert [(a["seat"], a["bet"], a["found"]) for a in desk["alerts"] if a["open"]] == [(*under, str(must[under] - 1))]
+    assert [(p["seat"], p["bet"], p["back"]) for p in desk["payouts"]] == [
+        (w["seat"], w["bet"], w["back"]) for w in money["wagers"]]
     mark = rig.events.mark()
     set_to(rig, *under, int(must[under]))
     rig.events.wait_for("mispay_cleared", after=mark, seat=under[0], bet=under[1])
     assert rig.press("confirm")["ok"]
+    assert shown(page, number, lambda desk: desk["open_alerts"] == 0)["cleared"]["by"] == "settled"
     assert [r.round for r in rig.records() if r.kind == "settlement"].count(number) == 1
     assert rig.verify().ok
