@@ -347,3 +347,22 @@ def test_sigkill_between_result_and_confirm_keeps_the_payouts_owed_and_the_check
     assert shown(page, number, lambda desk: desk["open_alerts"] == 0)["cleared"]["by"] == "settled"
     assert [r.round for r in rig.records() if r.kind == "settlement"].count(number) == 1
     assert rig.verify().ok
+
+
+@every_game
+def test_a_mispay_corrected_while_the_sensor_is_unplugged_clears_when_it_is_heard_again(rig, game):
+    number, money, under = result_owing_something(rig)
+    must = pay_out(rig, money)
+    set_to(rig, *under, int(must[under]) - 1)
+    assert not rig.press("confirm")["ok"]
+    mark = rig.events.mark()
+    rig.bets.command("fault", kind="unplug")
+    rig.wait_until(lambda: rig.status()["money"]["sensor"] == "lost", WAIT, "the sensor lost")
+    reply = rig.press("confirm")
+    assert not reply["ok"] and "which is not heard" in reply["message"]
+    set_to(rig, *under, int(must[under]), wait=False)  # the dealer corrects it meanwhile
+    rig.bets.command("fault", kind="replug")
+    rig.events.wait_for("mispay_cleared", after=mark, seat=under[0], bet=under[1])
+    rig.wait_until(lambda: rig.status()["money"]["sensor"] == "live", WAIT, "the sensor heard again")
+    assert rig.press("confirm")["ok"]
+    assert len(irregularities(rig, "mispay", number)) == 1
