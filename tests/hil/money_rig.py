@@ -18,7 +18,7 @@ from simulation.rig.processes import python_module
 
 TAG_UNIT = 100  # the sensor's tags carry cents: the daemon's default `money.chip_unit` of 0.01
 DENOMINATIONS = (100, 25, 5, 1)  # the rack's chips, in currency
-CHIPS_PER_VALUE = 120
+CHIPS_PER_VALUE = 300  # 1,201 chips: more than the table takes in one chips_import, so the CLI sends batches
 HOUSE_UID = "047b"  # the simulator's own issue and the rack's; a foreign chip's UID starts 08
 ODD_CHIP = "047b0e00ffff01"  # a chip of 50 in the rack whose registry row says 10: "value differs"
 ODD_VALUE, ODD_REGISTERED = 50, 10
