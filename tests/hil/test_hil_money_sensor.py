@@ -237,9 +237,11 @@ def result_owing_something(rig, tries: int = 4) -> tuple[int, dict, tuple[int, s
 
 
 def mispay_under_and_over(rig, money: dict, under: tuple[int, str]) -> tuple[tuple[int, str], dict]:
-    """Every space paid, then `under` short by 1 and another space 5 over."""
+    """Every space paid, then `under` short by 1 and another space 5 over (a Fu Bacc Play
+    space when a spot played: placed with the decision, checked like the others)."""
     must = pay_out(rig, money)
-    over = next(key for key in WAGERS[rig.game] if key != under)
+    spaces = [key for key in must if key[1] == "play" and key != under] + list(WAGERS[rig.game])
+    over = next(key for key in spaces if key != under)
     set_to(rig, *under, int(must[under]) - 1)
     set_to(rig, *over, int(must.get(over, 0)) + 5)
     return over, must
@@ -258,6 +260,7 @@ def test_a_mispay_over_and_under_refuses_confirm_until_corrected_and_the_dealer_
     assert desk["house_net"] == money["house_net"] and desk["payout_check"] is True
 
     over, must = mispay_under_and_over(rig, money, under)
+    assert game != "fubacc" or over[1] == "play"  # the spots played (plain decisions): their Play checked too
     mark = rig.events.mark()
     reply = rig.press("confirm")
     assert not reply["ok"] and f"round {number} is mispaid (local ruling L10)" in reply["message"]
