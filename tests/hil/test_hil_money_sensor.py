@@ -5,6 +5,7 @@ lamp board on ptys (docs/money.md, local rulings L10, L11). One daemon per game 
 module; each test leaves the table settled and its spaces empty."""
 from __future__ import annotations
 
+import shutil
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -40,7 +41,7 @@ from simulation.rig import Rig
 SCOREBOARD_TESTS = str(Path(__file__).resolve().parent.parent / "services" / "scoreboard")
 if SCOREBOARD_TESTS not in sys.path:
     sys.path.append(SCOREBOARD_TESTS)
-from kiosk import ScoreboardProcess  # noqa: E402  (the scoreboard's process harness, shared by the dealer page's tests)
+from kiosk import ScoreboardProcess, chromium, close_browser  # noqa: E402  (the scoreboard's harness, as the dealer page's tests)
 
 pytestmark = pytest.mark.hil
 every_game = pytest.mark.parametrize("game", GAMES, scope="module")
@@ -369,3 +370,33 @@ def test_a_mispay_corrected_while_the_sensor_is_unplugged_clears_when_it_is_hear
     rig.wait_until(lambda: rig.status()["money"]["sensor"] == "live", WAIT, "the sensor heard again")
     assert rig.press("confirm")["ok"]
     assert len(irregularities(rig, "mispay", number)) == 1
+
+
+PAYOUT_ROWS = """return [...document.querySelectorAll('#payouts tbody tr')].map(r => [
+    Number(r.dataset.seat), r.dataset.bet, r.querySelector('.back').textContent, r.classList.contains('mispay')])"""
+
+
+@pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
+                    reason="Debian's chromium and chromium-driver are not installed (.ci/setup installs them)")
+@pytest.mark.parametrize("game", ["paigow"], scope="module")  # one game: a browser is dear on a loaded machine
+def test_in_chromium_the_mispaid_row_is_highlighted_until_the_space_is_corrected_and_confirmed(rig, page, game):
+    number, money, under = result_owing_something(rig)
+    must = pay_out(rig, money)
+    browser = chromium(1280, 800)
+    try:
+        browser.get(page.url)
+        rows = lambda: browser.execute_script(PAYOUT_ROWS)  # noqa: E731
+        rig.wait_until(lambda: [row[:3] for row in rows()] == [[w["seat"], w["bet"], w["back"]] for w in money["wagers"]],
+                       WAIT, "the settlement's payouts drawn")
+        set_to(rig, *under, int(must[under]) - 1)
+        assert not rig.press("confirm")["ok"]
+        rig.wait_until(lambda: [tuple(row[:2]) for row in rows() if row[3]] == [under], WAIT, "the mispaid row highlighted")
+        alert = browser.execute_script("return document.querySelector('#alerts .alert.open[data-kind=mispay]').innerText")
+        assert f"must stand {must[under]}, found {must[under] - 1}, under by 1" in alert
+        set_to(rig, *under, int(must[under]))
+        assert rig.press("confirm")["ok"]
+        rig.wait_until(lambda: browser.execute_script("return document.getElementById('alerts').hidden")
+                       and not any(row[3] for row in rows()), WAIT, "the mispay cleared on the page")
+    finally:
+        browser.get("about:blank")
+        close_browser(browser)
