@@ -138,7 +138,7 @@ def chips_on(rig, seat: int, bet: str) -> list[list]:
 
 
 @every_game
-def test_wagers_freeze_at_no_more_bets_and_late_and_removed_chips_leave_them_standing(rig, game):
+def test_wagers_freeze_at_no_more_bets_and_late_and_removed_chips_leave_them_standing(rig, page, game):
     wagers = WAGERS[game]
     number = open_betting(rig)
     place_wagers(rig, wagers)
@@ -164,6 +164,11 @@ def test_wagers_freeze_at_no_more_bets_and_late_and_removed_chips_leave_them_sta
         *removed_key, str(wagers[removed_key]), str(amount_now))
     assert amount_now < wagers[removed_key]
     assert rig.status()["state"] == "bets_closed"  # the round goes on
+    desk = shown(page, number, lambda desk: desk["open_alerts"] == 2)  # the dealer sees the wagers and both
+    assert [(w["seat"], w["bet"], w["stake"], w["chips"]) for w in desk["wagers"]] == [
+        (w["seat"], w["bet"], w["stake"], len(w["chips"])) for w in record["wagers"]]
+    assert {(a["kind"], a["seat"], a["bet"], a["frozen"], a["now"]) for a in desk["alerts"] if a["open"]} == {
+        ("late_wager", *late_key, late["frozen"], late["now"]), ("wager_removed", *removed_key, removed["frozen"], removed["now"])}
 
     deal_to_result(rig)
     money = settlement(rig, number)
@@ -179,7 +184,7 @@ def test_wagers_freeze_at_no_more_bets_and_late_and_removed_chips_leave_them_sta
 
 
 @every_game
-def test_a_foreign_chip_unknown_or_of_another_value_is_reported_and_its_wager_not_accepted(rig, game):
+def test_a_foreign_chip_unknown_or_of_another_value_is_reported_and_its_wager_not_accepted(rig, page, game):
     (good, unknown_space, odd_space) = list(WAGERS[game])
     number = open_betting(rig)
     place_wagers(rig, {good: 25, unknown_space: 10})
@@ -202,6 +207,10 @@ def test_a_foreign_chip_unknown_or_of_another_value_is_reported_and_its_wager_no
     assert foreign_uid in refused[unknown_space]["reason"] and ODD_CHIP in refused[odd_space]["reason"]
     assert all(r["clause"] == "local ruling L10" for r in refused.values())
     assert len(irregularities(rig, "foreign_chip", number)) == 2  # once per chip and space
+    desk = shown(page, number, lambda desk: len(desk["refused"]) == 2)
+    assert {(a["seat"], a["bet"], a["uid"], a["why"]) for a in desk["alerts"] if a["kind"] == "foreign_chip"} == {
+        (*unknown_space, foreign_uid, "unknown"), (*odd_space, ODD_CHIP, "value differs")}
+    assert {(r["seat"], r["bet"]) for r in desk["refused"]} == {unknown_space, odd_space}
 
     mark = rig.events.mark()  # a counterfeit slipped onto a wager of record: foreign, and late
     slipped = rig.bets.command("foreign", space=f"{good[0]}:{good[1]}", value=2500)["foreign"]
