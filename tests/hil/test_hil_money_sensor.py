@@ -94,7 +94,7 @@ def shown(page, number: int, ready=lambda desk: True) -> dict:
         found = page.get_json("/round.json")
         return found["round"] == number and ready(found)
 
-    Rig.wait_until(there, WAIT, f"round {number} on the dealer page")
+    Rig.wait_until(there, WAIT, f"round {number} on the dealer page", poll=0.05)
     return found
 
 
