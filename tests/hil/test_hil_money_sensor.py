@@ -78,10 +78,11 @@ def pages():
 @pytest.fixture
 def page(rig, pages, game):
     """The dealer page (port 0: a free one) on the game's real daemon, started once a module."""
-    for other in [key for key in pages if key != game]:
-        pages.pop(other).stop()
+    for other in [key for key in pages if key != game or pages[key].config != rig.config_path]:
+        pages.pop(other).stop()  # another game's, or a table replaced after a failed test
     if game not in pages:
         pages[game] = DealerPage(rig.config_path, directory=rig.dir)
+        pages[game].config = rig.config_path
     return pages[game]
 
 
@@ -103,17 +104,32 @@ def rig(rigs, game):
     """The game's rig (started once for the module), settled, with every space empty."""
     for other in [key for key in rigs if key != game]:
         rigs.pop(other).stop()  # one game's processes at a time
+    if game in rigs:
+        try:
+            settle_what_is_left(rigs[game])
+        except Exception:  # a failed test left it where it cannot go on: a fresh table
+            rigs.pop(game).stop()
     if game not in rigs:
         rigs[game] = money_rig(game, SEEDS[game])
     rig = rigs[game]
+    clear_table(rig)
+    return rig
+
+
+def settle_what_is_left(rig) -> None:
+    """A round a failed test left open is dealt, paid and confirmed, so the next test can open one."""
     if rig.daemon is None or not rig.daemon.child.running:
         rig.start_daemon()
     status = rig.status()
-    if status["state"] == "result":  # a failed test's round: paid and confirmed so the next can open
-        pay_out(rig, settlement(rig, status["round"]["number"]))
-        assert rig.press("confirm")["ok"]
-    clear_table(rig)
-    return rig
+    if status["state"] in ("idle", "settled", "void"):
+        return
+    if status["state"] == "betting":
+        assert rig.press("no_more_bets")["ok"]
+    if rig.status()["state"] != "result":
+        deal_to_result(rig)
+    rig.wait_until(lambda: rig.status()["money"]["sensor"] == "live", WAIT, "the sensor's session")
+    pay_out(rig, settlement(rig, rig.status()["round"]["number"]))
+    assert rig.press("confirm")["ok"]
 
 
 def close_bets(rig, number: int) -> dict:
