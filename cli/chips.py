@@ -6,7 +6,8 @@ The cage's chip registry, kept by the daemon (journaled as `chips` records):
              (25 or 2.50), its chip set's name. The whole file is checked first (every bad
              line named, a UID twice, a file larger than MAX_FILE_BYTES): nothing is sent
              unless all of it is good. Then `chips_import` requests, as many rows as fit the
-             control socket's line (controller/control/protocol.py MAX_LINE) each.
+             control socket's line (controller/control/protocol.py MAX_LINE) each, at most
+             the table's MAX_ROWS (controller/table/chip_registry.py).
     list     the registry as the daemon answers `chips` (one chip with --uid).
     retire   take chips out of service (`chips_retire`), in batches the same way.
 Exit 0 when the daemon took everything, 1 when it refused a batch (the batches before it

@@ -117,7 +117,8 @@ def irregularity_money(irregular: Mapping[str, Any]) -> str:
     """What a money irregularity names, after its detail; "" for any other."""
     kind = irregular.get("kind")
     if kind == I.MISPAY:
-        difference = f" by {irregular['difference']}" if irregular.get("difference") is not None else ""
+        # the record's difference is found less expected (negative when under): the direction says which way
+        difference = f" by {str(irregular['difference']).lstrip('-')}" if irregular.get("difference") is not None else ""
         return (f"{_space(irregular)}: expected {irregular.get('expected')}, found {irregular.get('found')} "
                 f"({irregular.get('direction')}{difference})")
     if kind == I.FOREIGN_CHIP:

@@ -71,35 +71,40 @@ class MoneyDesk:
         if isinstance(reading, str):
             out.journal(R.DEVICE_NOTE, {"device": "bets", "detail": reading})
             return
-        self._foreign(out, reading)
         state = self.round.state
         frozen = self.book.frozen
-        if frozen is not None and self.round.is_open() and self.book.money is None and state != m.RESULT:
-            self._after_no_more_bets(out, reading)
+        betting_over = frozen is not None and self.round.is_open() and self.book.money is None and state != m.RESULT
+        new_foreign = {c.uid for c in reading.foreign if (reading.space, c.uid) not in self.reported_foreign}
+        self._foreign(out, reading, betting_over)
+        if betting_over:
+            self._after_no_more_bets(out, reading, new_foreign)
         elif state == m.RESULT and self.book.mispays:
             self._recheck(out, reading)
         out.publish("space", **reading.to_json())
 
-    def _foreign(self, out: Out, r: SpaceReading) -> None:
+    def _foreign(self, out: Out, r: SpaceReading, betting_over: bool) -> None:
+        # after "No more bets" the wager of record is already frozen: the chip is refused, not the wager
+        then = "refused, the wager of record stays as frozen" if betting_over else "the wager holding it is not accepted"
         for chip in r.foreign:
             if (r.space, chip.uid) in self.reported_foreign:
                 continue
             self.reported_foreign.add((r.space, chip.uid))
             detail = (f"seat {r.seat} {r.bet} (space {r.space}): chip {chip.uid} of {format_amount(chip.value)} is "
-                      f"foreign ({chip.why}): the wager holding it is not accepted")
+                      f"foreign ({chip.why}): {then}")
             self.round.irregular(out, self.game.rule(K.FOREIGN_CHIP), detail, {"space": r.space}, extra={
                 "seat": r.seat, "bet": r.bet, "space": r.space, "uid": chip.uid,
                 "value": format_amount(chip.value), "why": chip.why})
 
-    def _after_no_more_bets(self, out: Out, r: SpaceReading) -> None:
-        """Chips added or taken away after "No more bets": late wager, wager removed."""
+    def _after_no_more_bets(self, out: Out, r: SpaceReading, new_foreign: set[str]) -> None:
+        """Chips added or taken away after "No more bets": late wager, wager removed. A foreign
+        chip first seen now (`new_foreign`) was added too: a late wager besides a foreign chip."""
         frozen = self.book.frozen
         assert frozen is not None
         if r.bet in self.game.wagers and self.game.wagers[r.bet].stake_of is not None:
             return  # Fu Bacc's Play is placed after "No more bets", with the decision to play
         now = {uid for uid, _ in r.chips}
         key = (r.seat, r.bet)
-        added = now - frozen.chips_then.get(key, frozenset()) - self.reported_late.setdefault(key, set())
+        added = (now | new_foreign) - frozen.chips_then.get(key, frozenset()) - self.reported_late.setdefault(key, set())
         removed = frozen.staked.get(key, frozenset()) - now - self.reported_removed.setdefault(key, set())
         stake = next((w.stake for w in frozen.wagers if (w.seat, w.bet) == (r.seat, r.bet)), None)
         if r.bet == BANK and frozen.bank is not None and frozen.bank.seat == r.seat:
@@ -198,7 +203,8 @@ class MoneyDesk:
                       f"({'over' if difference > 0 else 'under'} by {format_amount(abs(difference))})")
             self.round.irregular(out, self.game.rule(K.MISPAY), detail, {"space": d.space}, extra={
                 "seat": d.seat, "bet": d.bet, "space": d.space, "expected": format_amount(d.expected),
-                "found": format_amount(d.found), "difference": format_amount(difference), "direction": d.direction})
+                "found": format_amount(d.found), "difference": format_amount(difference), "direction": d.direction},
+                attention=False)  # its lamp blinks while it stands (lamps.py: mispaid), not until the round ends
 
     def accept_payouts(self, args: Mapping, out: Out) -> None:
         rnd, wagers = self.round, self.book

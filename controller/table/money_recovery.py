@@ -7,9 +7,11 @@ The tail reaches back to the last `round_opened` (controller.journal.recovery), 
 round's `wagers` record (the wagers of record), its `settlement` (the payouts owed) and any
 `payouts_accepted`; the `wagers` commands given while its bets were open are replayed from
 their `command` records (the daemon journals every command before the table answers it; one the
-table refused is refused again, as it was). Mispays are not carried: the next confirm checks
-every space again against the payouts owed, so a restart between the result and the confirm
-loses neither the payouts nor the check.
+table refused is refused again, as it was). The mispays found at a refused confirm and not
+accepted since stand again (their lamps blink, status lists them, the same reading is not
+journaled twice); each clears when the sensor's session reads its space right, and the next
+confirm checks every space again against the payouts owed, so a restart between the result and
+the confirm loses neither the payouts nor the check.
 
 The chip registry is not in the tail: the daemon reads every `chips` record of the journal at
 start-up (ChipRegistry.from_records).
@@ -53,6 +55,7 @@ class RecoveredMoney:
     commanded: tuple[Mapping[str, Any], ...] = ()  # the args of its `wagers` commands, in order, before "No more bets"
     # its foreign_chip, late_wager and wager_removed records: not reported again when the sensor re-reads the spaces
     reported: tuple[Mapping[str, Any], ...] = ()
+    mispays: tuple[Mapping[str, Any], ...] = ()  # its mispay records since the last accept: the latest per space
 
     @classmethod
     def from_journal(cls, records: Iterable[tuple[str, Mapping[str, Any]]]) -> RecoveredMoney:
@@ -61,10 +64,11 @@ class RecoveredMoney:
         accepted, closed = False, False
         commanded: list[Mapping[str, Any]] = []
         reported: list[Mapping[str, Any]] = []
+        mispays: dict[tuple[object, object], Mapping[str, Any]] = {}
         for kind, p in records:
             if kind == R.ROUND_OPENED:
                 number, wagers, settlement, accepted, commanded, closed = int(p["round"]), None, None, False, [], False
-                reported = []
+                reported, mispays = [], {}
             elif number is None:
                 continue
             elif kind == R.BETS_CLOSED and p.get("round") == number:
@@ -76,7 +80,9 @@ class RecoveredMoney:
             elif kind == R.SETTLEMENT and p.get("round") == number:
                 settlement = p
             elif kind == R.PAYOUTS_ACCEPTED and p.get("round") == number:
-                accepted = True
+                accepted, mispays = True, {}
             elif kind == R.IRREGULARITY and p.get("round") == number and p.get("kind") in REPORTED:
                 reported.append(p)
-        return cls(number, wagers, settlement, accepted, tuple(commanded), tuple(reported))
+            elif kind == R.IRREGULARITY and p.get("round") == number and p.get("kind") == K.MISPAY.value:
+                mispays[(p.get("seat"), p.get("bet"))] = p
+        return cls(number, wagers, settlement, accepted, tuple(commanded), tuple(reported), tuple(mispays.values()))

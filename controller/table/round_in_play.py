@@ -166,11 +166,13 @@ class RoundInPlay:
 
     def irregular(self, out: Out, rule: IrregularityRule, detail: str, evidence: dict | None = None,
                   *, pending: Sequence[Arrival] = (), keyed: int = 0, shoe_state: Mapping | None = None,
-                  extra: Mapping[str, Any] | None = None) -> str:
+                  extra: Mapping[str, Any] | None = None, attention: bool = True) -> str:
         """Journal the irregularity and apply its consequence to the round in progress; with no
         round in progress it is noted (journaled, the error lamp blinks until the next round).
         `shoe_state`: where an irregularity changed the shoe (cards that left it unheard);
-        `extra`: the kind's own fields (money's: seat, bet, space ... docs/journal.md)."""
+        `extra`: the kind's own fields (money's: seat, bet, space ... docs/journal.md);
+        `attention=False`: a refused irregularity whose lamp the caller drives while it
+        stands (a mispay: until its space reads right), so the error lamp does not keep it."""
         in_round = self.is_open()
         evidence = evidence or self.table_evidence()
         record: dict[str, Any] = {
@@ -199,7 +201,7 @@ class RoundInPlay:
             # a second irregularity while held, or one before "No more bets": nothing to resume to
             why = "while the round was already held" if self.state == m.HELD else "before the deal could be held"
             self.void(out, as_void(rule), f"{detail} ({why})", evidence)
-        else:  # refused: the round goes on; the error lamp asks for attention
+        elif attention:  # refused: the round goes on; the error lamp asks for attention
             self.notes.append(record)
         return record["consequence"]
 

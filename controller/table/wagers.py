@@ -105,7 +105,7 @@ class Frozen:
     source: Source
     wagers: tuple[Wager, ...] = ()
     refused: tuple[Refused, ...] = ()
-    chips_then: Mapping[tuple[int, str], frozenset[str]] = field(default_factory=dict)  # (seat, bet) -> its house chips' UIDs
+    chips_then: Mapping[tuple[int, str], frozenset[str]] = field(default_factory=dict)  # (seat, bet) -> UIDs then, foreign too
     staked: Mapping[tuple[int, str], frozenset[str]] = field(default_factory=dict)  # (seat, bet) -> its wager of record's
     bank: BankStake | None = None  # Fortune 7 with a collection schedule: who banks, with what
     fees: Mapping[str, Any] | None = None  # and the fees taken before the deal (Fees.to_json)
@@ -257,7 +257,8 @@ class RoundWagers:
             else:
                 placed.append((Stake(r.seat, r.bet, r.amount), r))
         frozen = Frozen(round_no, "sensor", refused=tuple(refused),
-                        chips_then={(r.seat, r.bet): frozenset(uid for uid, _ in r.chips) for r in readings}, bank=bank)
+                        chips_then={(r.seat, r.bet): frozenset(uid for uid, _ in r.chips) | {f.uid for f in r.foreign}
+                                    for r in readings}, bank=bank)
         return self._judge(frozen, placed, spots)
 
     def _judge(self, frozen: Frozen, placed: list[tuple[Stake, SpaceReading | None]], spots: Sequence[int]) -> Frozen:
@@ -396,6 +397,13 @@ class RoundWagers:
             self.void_round = bool(money.settlement.get("void"))
             self.unsettled = list(money.settlement.get("unsettled") or [])
         self.accepted = money.accepted
+        for p in () if money.accepted else money.mispays:
+            try:
+                space = None if p.get("space") is None else int(p["space"])
+                mispay = Mispay(int(p["seat"]), str(p["bet"]), space, signed_amount(p["expected"]), signed_amount(p["found"]))
+            except (KeyError, TypeError, ValueError):
+                continue  # a record of another shape: the next confirm finds the space again
+            self.mispays[(mispay.seat, mispay.bet)] = mispay
 
     # ------------------------------------------------------------ the payout check
 

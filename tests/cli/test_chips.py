@@ -101,6 +101,12 @@ def test_a_registry_goes_in_batches_that_fit_the_line_and_nothing_is_left_out(tm
     assert max(len(request["chips"]) for request in fake.requests) == MAX_ROWS  # no more than the table takes at once
     assert sent == [f"047b{n:010x},{['25', '5', '100', '2.5'][n % 4]},Lotus {n % 3}" for n in range(6000)]
     assert out == f"imported 6000 chips in {len(fake.requests)} requests\n"
+    assert max(len(request["chips"]) for request in fake.requests) <= MAX_ROWS  # the most the table takes at once
+
+
+def test_short_rows_go_at_most_as_many_a_batch_as_the_table_takes():
+    items = [f"{n:08x},1,a" for n in range(2 * MAX_ROWS + 1)]
+    assert [len(batch) for batch in batches("chips_import", "chips", items)] == [MAX_ROWS, MAX_ROWS, 1]
 
 
 def test_batches_fill_each_line_as_far_as_it_goes():

@@ -45,7 +45,7 @@ def journal_path(tmp_path):
         journal.append("settlement", {"round": 1, "void": False, **money.to_json()}, round=1, durable=True)
         journal.append("irregularity", {"round": 1, "kind": "mispay", "clause": "local ruling L10", "consequence": "refuse",
                                         "detail": "seat 1 banker holds 45, not 50", "seat": 1, "bet": "banker",
-                                        "expected": "50", "found": "45", "difference": "5", "direction": "under"}, round=1)
+                                        "expected": "50", "found": "45", "difference": "-5", "direction": "under"}, round=1)
         journal.append("payouts_accepted", {"round": 1, "by": ALICE, "differences": [
             {"seat": 1, "bet": "banker", "expected": "50", "found": "45"}]}, round=1, durable=True)
         journal.append("settled", {"round": 1}, round=1, durable=True)

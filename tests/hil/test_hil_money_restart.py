@@ -1,8 +1,7 @@
 """Money across a daemon killed (SIGKILL) between the result and the confirm, on the real
 `tablectl run` with the simulators: the wagers given by command, the payouts owed and the chip
 registry survive; the settlement is not journaled twice; confirm then settles the round.
-(The bet sensor's payout check across a restart is tested at the table:
-tests/controller/table/test_table_money_restart.py.)"""
+(The bet sensor's payout check across a restart, every game: test_hil_money_sensor.py.)"""
 import pytest
 
 pytestmark = pytest.mark.hil

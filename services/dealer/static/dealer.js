@@ -28,7 +28,8 @@ function space(desk, entry) { return `${seatWord(desk)} ${entry.seat} ${entry.ti
 
 function alertText(desk, alert) {
   if (alert.kind === "mispay") {
-    const by = alert.difference != null ? ` by ${alert.difference}` : "";
+    // the record's difference is found less expected (negative when under): the direction says which way
+    const by = alert.difference != null ? ` by ${String(alert.difference).replace(/^-/, "")}` : "";
     return `${space(desk, alert)}: must stand ${alert.expected}, found ${alert.found}, ${alert.direction}${by}`;
   }
   if (alert.kind === "foreign_chip") {

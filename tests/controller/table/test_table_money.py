@@ -314,6 +314,26 @@ def test_a_chip_added_is_a_late_wager_and_one_taken_is_a_wager_removed_the_froze
         assert row["stake"] == "30"  # the wager of record, not what lies there now
 
 
+def test_a_foreign_chip_added_after_no_more_bets_is_a_late_wager_too_and_the_wager_of_record_stands():
+    run, sensor = money_run("fortune6")
+    assert run.cmd("place_bets").ok
+    sensor.place(1, "player", 25)
+    sensor.place(2, "banker", 0, raw=[("08a1b2c3d4e5f6", 500)])  # lying there while bets are open: refused then
+    assert [r["kind"] for r in run.journal("irregularity")] == ["foreign_chip"]
+    assert run.cmd("no_more_bets").ok
+    sensor.place(2, "banker", 5)  # house chips beside the foreign one: late; the foreign one is not new
+    sensor.place(1, "player", 0, raw=[("08f0f0f0f0f0f0", 500)])  # a counterfeit slipped onto a wager of record
+    found = [r for r in run.journal("irregularity")][1:]
+    assert [r["kind"] for r in found] == ["late_wager", "foreign_chip", "late_wager"]
+    assert found[0]["evidence"]["added"] == [uid for uid, _ in sensor.chips[(2, "banker")][1:]]
+    assert "refused, the wager of record stays as frozen" in found[1]["detail"]
+    assert (found[2]["seat"], found[2]["bet"], found[2]["frozen"], found[2]["now"]) == (1, "player", "25", "25")
+    assert found[2]["evidence"]["added"] == ["08f0f0f0f0f0f0"]
+    sensor.place(1, "player", 0, raw=[])  # read again: nothing new to say
+    assert len(run.journal("irregularity")) == 4
+    assert [w["stake"] for w in run.journal("wagers")[-1]["wagers"]] == ["25"]
+
+
 # ---------------------------------------------------------------- the payout check
 
 
@@ -347,6 +367,7 @@ def test_a_mispay_refuses_confirm_until_corrected():
     sensor.set_to(2, "banker", Fraction(0))
     assert run.events("mispay_cleared")
     assert run.table.snapshot()["money"]["mispays"] == []
+    assert run.lamps()["error"] == "off"  # the mispays were its only reason to blink
     assert run.cmd("confirm").ok and run.state == m.SETTLED
     assert run.cmd("place_bets").ok
 
@@ -403,6 +424,7 @@ def test_a_mispaid_space_blinks_its_own_lamp_on_a_spot_table(game):
     sensor.set_to(1, LINE[game], owed + 1)
     assert not run.cmd("confirm").ok
     assert run.lamps()[f"spot1_{LINE[game]}"] == "fast"
+    assert run.lamps()["error"] == "off"  # the space's own lamp says it, not the error lamp
     sensor.set_to(1, LINE[game], owed)
     assert run.lamps()[f"spot1_{LINE[game]}"] != "fast"
     assert run.cmd("confirm").ok

@@ -122,3 +122,34 @@ def test_what_was_reported_before_a_restart_is_not_reported_again():
     for seat, bet in sensor.spaces:
         sensor.report(seat, bet)
     assert [r["kind"] for r in again.journal("irregularity")] == ["device_lost"]  # the restart's own hold (L4) only
+
+
+def test_a_mispay_found_before_the_restart_still_stands_and_is_not_journaled_twice():
+    run, sensor = fortune6_result()
+    sensor.set_to(1, "player", Fraction(45))
+    sensor.set_to(2, "banker", Fraction(0))
+    assert not run.cmd("confirm").ok
+    again = restored(run)
+    standing = again.table.snapshot()["money"]["mispays"]
+    assert standing == [{"seat": 1, "bet": "player", "expected": "50", "found": "45", "direction": "under"}]
+    assert again.lamps()["error"] == "fast"  # the mispaid space's lamp (a baccarat table's: the error lamp)
+    sensor.run = again
+    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
+    for seat, bet in sensor.spaces:
+        sensor.report(seat, bet)
+    reply = again.cmd("confirm")
+    assert not reply.ok and "seat 1 player holds 45, should hold 50" in reply.message
+    assert not [r for r in again.journal("irregularity") if r["kind"] == "mispay"]  # on record already, as it stands
+    sensor.set_to(1, "player", Fraction(50))
+    assert again.events("mispay_cleared") and again.table.snapshot()["money"]["mispays"] == []
+    assert again.cmd("confirm").ok
+
+
+def test_a_mispay_accepted_before_the_restart_does_not_stand_after_it():
+    run, sensor = fortune6_result()
+    sensor.set_to(1, "player", Fraction(60))
+    sensor.set_to(2, "banker", Fraction(0))
+    assert not run.cmd("confirm").ok
+    run.key()
+    assert run.cmd("accept_payouts").ok
+    assert restored(run).table.snapshot()["money"]["mispays"] == []

@@ -93,10 +93,11 @@ class MoneyTable:
                                             "consequence": "refuse", "detail": detail, "evidence": {}, **fields})
 
     def mispay(self, seat: int, bet: str, expected: str, found: str):
-        difference = Fraction(expected) - Fraction(found)
+        difference = Fraction(found) - Fraction(expected)  # as the table writes it: negative when under
+        sign = "-" if difference < 0 else ""
         return self.irregularity("mispay", "local ruling L10", f"seat {seat} {bet} holds {found}, not {expected}",
                                  seat=seat, bet=bet, expected=expected, found=found,
-                                 difference=format_amount(abs(difference)), direction="under" if difference > 0 else "over")
+                                 difference=sign + format_amount(abs(difference)), direction="under" if difference < 0 else "over")
 
     def accepted(self, by: dict, differences: list[dict]):
         return self.append("payouts_accepted", {"round": self.round, "by": by, "differences": differences},

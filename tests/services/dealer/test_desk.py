@@ -86,7 +86,7 @@ def test_a_mispay_is_open_until_the_round_is_confirmed(journal):
     (alert,) = desk.desk_json()["alerts"]
     assert alert == {"seq": alert["seq"], "kind": "mispay", "clause": "local ruling L10",
                      "detail": "seat 1 banker holds 45, not 50", "open": True, "seat": 1, "bet": "banker",
-                     "title": "Banker", "expected": "50", "found": "45", "difference": "5", "direction": "under"}
+                     "title": "Banker", "expected": "50", "found": "45", "difference": "-5", "direction": "under"}
     table.mispay(1, "banker", expected="50", found="55")  # the dealer added too much: the later reading stands
     page = folded(journal, desk).desk_json()
     assert [(a["found"], a["direction"], a["open"]) for a in page["alerts"]] == [("45", "under", False), ("55", "over", True)]
