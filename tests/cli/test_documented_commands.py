@@ -285,7 +285,8 @@ def test_commands_in_the_readmes_prose_exist_and_parse():
 def test_the_simulators_walk_through_works_pasted_as_it_is(home):
     page = (ROOT / "docs" / "simulators.md").read_text(encoding="utf-8")
     walk, key = (block.replace("/tmp/table", str(home / "table")) for block in re.findall(r"```sh\n(.*?)```", page, re.S))
-    done = shell(f"set -e\n{walk}\n{key}", home)  # then the key file for authenticated frames
+    # then the key file for authenticated frames; a step that fails leaves no simulator running
+    done = shell(f"set -e\ntrap 'kill $(jobs -p) 2> /dev/null || true' EXIT\n{walk}\n{key}", home)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "round 1 settled" in done.stdout
     assert "  winner   player\n  player   9h Ks (9)\n  banker   8d 7c (5)" in done.stdout
