@@ -92,7 +92,10 @@ def make_hold(rig: Rig, space: str, amount: Fraction) -> None:
 
 
 def pay(rig: Rig, money: dict) -> None:
-    """Every wager's space to its `back`, and the bank's space to the player-dealer's `back`."""
+    """Every wager's space to its `back`, the bank's space to the player-dealer's `back`, and
+    every refused wager's chips given back (its space must be empty)."""
+    for refused in one(rig, "wagers", money["round"])["refused"]:
+        make_hold(rig, f"{refused['seat']}:{refused['bet']}", Fraction(0))
     for wager in money["wagers"]:
         make_hold(rig, f"{wager['seat']}:{wager['bet']}", Fraction(wager["back"]))
     pd = money["player_dealer"]
@@ -207,8 +210,15 @@ def test_a_bank_exhausted_mid_settlement_returns_every_later_wager_untouched(rig
 
 def test_a_bank_is_capped_at_twice_its_stake(rig):
     bank = holder(rig)
-    a, b = clockwise(bank)[:2]
-    number = open_with(rig, PLAYER_WINS, {f"{bank}:bank": 50, f"{a}:banker": 100, f"{b}:banker": 100})
+    a, b, c = clockwise(bank)[:3]
+    # c lays a bank though it does not hold the position: refused, its chips given back
+    number = open_with(rig, PLAYER_WINS, {f"{bank}:bank": 50, f"{a}:banker": 100, f"{b}:banker": 100, f"{c}:bank": 30})
+    (refused,) = one(rig, "wagers", number)["refused"]
+    assert (refused["seat"], refused["bet"], refused["clause"]) == (c, "bank", "fortune7 Type of Game")
+    mark = rig.events.mark()
+    lay(rig, f"{bank}:bank", 25)  # a chip added to the bank after "No more bets": the stake of record stands
+    late = rig.events.wait_for("irregularity", after=mark, kind="late_wager", timeout=WAIT)
+    assert (late["seat"], late["bet"], late["frozen"], late["now"]) == (bank, "bank", "50", "75")
     money = to_result(rig, number)
     # a's 100 is collected only up to 2S = 100 (50 of it); b's is returned whole
     assert rows(money) == [(a, "banker", "100", "-50", "50", "50", "50", "1"),
@@ -260,6 +270,7 @@ def test_one_underpaid_space_is_a_mispay_until_the_dealer_pays_it_right(rig):
     money = to_result(rig, number)
     assert rows(money)[0] == (a, "player", "40", "40", "80", "40", "0", "1")
     pay(rig, money)
+    mark = rig.events.mark()
     make_hold(rig, f"{a}:player", Fraction(75))  # the dealer pays 35 of the 40
     answer = rig.press("confirm")
     assert not answer["ok"] and f"seat {a} player holds 75, should hold 80" in answer["message"], answer
@@ -268,7 +279,76 @@ def test_one_underpaid_space_is_a_mispay_until_the_dealer_pays_it_right(rig):
     assert (mispay["seat"], mispay["bet"], mispay["expected"], mispay["found"], mispay["direction"]) == \
         (a, "player", "80", "75", "under")
     assert rig.status()["state"] == "result"
+    rig.wait_lamps({"error": "fast"}, timeout=WAIT)  # the baccarat games' betting-area lamps are shared
     make_hold(rig, f"{a}:player", Fraction(80))
+    rig.events.wait_for("mispay_cleared", after=mark, timeout=WAIT)
     confirm_paid(rig, money)
     assert rig.verify().ok
 
+
+
+def test_no_stake_on_any_bank_space_deals_no_hand_until_one_is_laid(rig):
+    bank = holder(rig)
+    a = clockwise(bank)[0]
+    script_next_round(rig, BANKER_WINS)
+    number = rig.open_round(close_bets=False)
+    lay(rig, f"{a}:banker", 20)
+    refused = rig.press("no_more_bets")
+    assert not refused["ok"] and "no player-dealer stake" in refused["message"], refused
+    assert "fortune7 Type of Game" in refused["message"]
+    assert rig.status()["state"] == "betting" and holder(rig) == bank
+    assert not [r for r in rig.records() if r.kind == "wagers" and r.round == number]
+    lay(rig, f"{bank}:bank", 100)  # the holder banks after all
+    assert rig.press("no_more_bets")["ok"]
+    money = to_result(rig, number)
+    assert (money["player_dealer"]["seat"], money["player_dealer"]["net"]) == (bank, "-20")
+    confirm_paid(rig, money)
+
+
+def test_a_foreign_chip_on_the_holders_bank_is_no_stake_and_the_position_passes(rig):
+    bank = holder(rig)
+    a, b = clockwise(bank)[:2]
+    script_next_round(rig, PLAYER_WINS)
+    number = rig.open_round(close_bets=False)
+    lay(rig, f"{bank}:bank", 100)
+    mark = rig.events.mark()
+    rig.bets.command("foreign", space=f"{bank}:bank", value=2500)
+    foreign = rig.events.wait_for("irregularity", after=mark, kind="foreign_chip", timeout=WAIT)
+    assert (foreign["seat"], foreign["bet"]) == (bank, "bank")
+    lay(rig, f"{a}:bank", 150)
+    lay(rig, f"{b}:player", 20)
+    assert rig.press("no_more_bets")["ok"]
+    frozen = one(rig, "wagers", number)
+    assert frozen["player_dealer"]["seat"] == a
+    assert {(r["seat"], r["bet"]) for r in frozen["refused"]} == {(bank, "bank")}
+    passed = [r.payload for r in rig.records() if r.kind == "player_dealer"][-1]
+    assert (passed["event"], passed["passed"], passed["seat"]) == ("passed", bank, a)
+    money = to_result(rig, number)
+    assert rows(money) == [(b, "player", "20", "20", "40", "20", "0", "1")]
+    assert money["player_dealer"] == {"seat": a, "stake": "150", "net": "-20", "fee": "2", "back": "130"}
+    confirm_paid(rig, money)
+
+
+def test_a_daemon_killed_after_the_result_checks_the_bank_space_when_the_sensor_is_back(rig):
+    bank = holder(rig)
+    a, b = clockwise(bank)[:2]
+    number = open_with(rig, BANKER_WINS, {f"{bank}:bank": 100, f"{a}:player": 60, f"{b}:banker": 50})
+    mark = rig.events.mark()
+    rig.bets.command("remove", space=f"{a}:player", n=1)  # a chip taken back after "No more bets": the wager stands
+    removed = rig.events.wait_for("irregularity", after=mark, kind="wager_removed", timeout=WAIT)
+    assert (removed["seat"], removed["frozen"], removed["now"]) == (a, "60", "55")
+    money = to_result(rig, number)
+    assert rows(money) == [(a, "player", "60", "-60", "0", "60", "0", "1"), (b, "banker", "50", "50", "100", "50", "0", "1")]
+    assert money["player_dealer"]["back"] == "110"
+    before = rig.records()
+    assert rig.kill_daemon() == -9
+    rig.start_daemon()
+    assert rig.records()[:len(before)] == before
+    rig.wait_until(lambda: rig.status()["money"]["sensor"] == "live", WAIT, "the sensor's session")
+    make_hold(rig, f"{a}:player", Fraction(0))
+    make_hold(rig, f"{b}:banker", Fraction(100))  # the bank's space left as it was: 100, not 110
+    answer = rig.press("confirm")
+    assert not answer["ok"] and f"seat {bank} bank holds 100, should hold 110" in answer["message"], answer
+    confirm_paid(rig, money)
+    assert [r.round for r in rig.records() if r.kind == "settlement"].count(number) == 1
+    assert rig.verify().ok
