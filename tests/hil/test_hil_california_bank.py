@@ -280,6 +280,10 @@ def test_one_underpaid_space_is_a_mispay_until_the_dealer_pays_it_right(rig):
         (a, "player", "80", "75", "under")
     assert rig.status()["state"] == "result"
     rig.wait_lamps({"error": "fast"}, timeout=WAIT)  # the baccarat games' betting-area lamps are shared
+    shown = subprocess.run(python_module("cli", "status", "--socket", rig.socket_path),
+                           capture_output=True, text=True, timeout=WAIT, check=True).stdout
+    assert f"seat {a} player: holds 75, should hold 80 (under)" in shown, shown
+    assert f"seat {bank} banks 100 · fees 4 (schedule {OPTION}) · net -10, its space back 90" in shown, shown
     make_hold(rig, f"{a}:player", Fraction(80))
     rig.events.wait_for("mispay_cleared", after=mark, timeout=WAIT)
     confirm_paid(rig, money)
