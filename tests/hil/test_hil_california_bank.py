@@ -356,3 +356,34 @@ def test_a_daemon_killed_after_the_result_checks_the_bank_space_when_the_sensor_
     confirm_paid(rig, money)
     assert [r.round for r in rig.records() if r.kind == "settlement"].count(number) == 1
     assert rig.verify().ok
+
+
+def test_a_daemon_killed_mid_deal_settles_the_frozen_bank_and_fees_after_the_restart(rig):
+    bank = holder(rig)
+    a, b = clockwise(bank)[:2]
+    number = open_with(rig, PLAYER_WINS, {f"{bank}:bank": 80, f"{a}:player": 100, f"{b}:tie": 5})
+    frozen = one(rig, "wagers", number)
+    rig.draw(2)
+    assert rig.kill_daemon() == -9
+    rig.bets.command("add", space=f"{bank}:bank", values=tags(Fraction(20)))  # while the daemon is down
+    rig.bets.command("add", space=f"{b}:tie", values=tags(Fraction(5)))
+    rig.start_daemon()
+    def late() -> dict:
+        return {(r.payload["seat"], r.payload["bet"]): r.payload for r in rig.records()
+                if r.kind == "irregularity" and r.round == number and r.payload["kind"] == "late_wager"}
+
+    rig.wait_until(lambda: len(late()) == 2, WAIT, "the chips added while the daemon was down to be read")
+    # the chips added while the daemon was down were read at the sensor's next session: late, refused
+    assert (late()[bank, "bank"]["frozen"], late()[bank, "bank"]["now"]) == ("80", "100")
+    assert (late()[b, "tie"]["frozen"], late()[b, "tie"]["now"]) == ("5", "10")
+    assert rig.status()["money"]["fees"] == frozen["fees"] and rig.status()["money"]["player_dealer"]["stake"] == "80"
+    money = to_result(rig, number)
+    assert rows(money) == [(a, "player", "100", "80", "180", "100", "0", "1"),  # the last winner paid partly
+                           (b, "tie", "5", "0", "5", "0", "5", "1")]
+    assert money["bank"]["exhausted_at"] == 0
+    assert money["player_dealer"] == {"seat": bank, "stake": "80", "net": "-80", "fee": "2", "back": "0"}
+    kinds = [r.payload["kind"] for r in rig.records() if r.kind == "irregularity" and r.round == number
+             and r.payload["clause"] != "local ruling L4"]
+    assert sorted(kinds) == ["late_wager", "late_wager"]  # once each
+    confirm_paid(rig, money)
+    assert [r.round for r in rig.records() if r.kind == "wagers"].count(number) == 1
