@@ -69,6 +69,12 @@ def on_space(rig: Rig, space: str) -> Fraction:
     return sum((chip["value"] * CHIP_UNIT for chip in state["spaces"].get(str(number), [])), Fraction(0))
 
 
+def reads(rig: Rig, space: str) -> str | None:
+    """What the daemon reads on "SEAT:NAME" now (its status), or None before a reading."""
+    seat, _, bet = space.partition(":")
+    return next((s["amount"] for s in rig.status()["money"]["spaces"] if (s["seat"], s["bet"]) == (int(seat), bet)), None)
+
+
 def lay(rig: Rig, space: str, amount: int) -> None:
     """A player's chips on a space, then wait until the daemon has heard the space read so."""
     mark = rig.events.mark()
@@ -346,13 +352,15 @@ def test_a_daemon_killed_after_the_result_checks_the_bank_space_when_the_sensor_
     assert money["player_dealer"]["back"] == "110"
     before = rig.records()
     assert rig.kill_daemon() == -9
+    rig.bets.command("remove", space=f"{a}:player")  # the dealer pays while the daemon is down
+    rig.bets.command("add", space=f"{b}:banker", values=tags(Fraction(50)))  # the bank's space left at 100, not 110
     rig.start_daemon()
     assert rig.records()[:len(before)] == before
-    rig.wait_until(lambda: rig.status()["money"]["sensor"] == "live", WAIT, "the sensor's session")
-    make_hold(rig, f"{a}:player", Fraction(0))
-    make_hold(rig, f"{b}:banker", Fraction(100))  # the bank's space left as it was: 100, not 110
-    answer = rig.press("confirm")
-    assert not answer["ok"] and f"seat {bank} bank holds 100, should hold 110" in answer["message"], answer
+    rig.wait_until(lambda: reads(rig, f"{a}:player") == "0" and reads(rig, f"{b}:banker") == "100", WAIT,
+                   "the sensor's session to read the spaces paid while the daemon was down")
+    answer = rig.press("confirm")  # only the bank's space is wrong
+    assert not answer["ok"] and answer["message"].split("): ", 1)[1] == f"seat {bank} bank holds 100, should hold 110", \
+        answer
     confirm_paid(rig, money)
     assert [r.round for r in rig.records() if r.kind == "settlement"].count(number) == 1
     assert rig.verify().ok
