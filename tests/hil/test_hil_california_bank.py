@@ -238,7 +238,10 @@ def test_a_bank_is_capped_at_twice_its_stake(rig):
 def test_a_void_returns_the_fees_the_wagers_and_the_bank(rig):
     bank = holder(rig)
     a = clockwise(bank)[0]
-    number = open_with(rig, PLAYER_WINS, {f"{bank}:bank": 100, f"{a}:player": 50, f"{a}:one_up": 5})
+    # the holder's own wager is refused: it banks, it does not wager
+    number = open_with(rig, PLAYER_WINS, {f"{bank}:bank": 100, f"{a}:player": 50, f"{a}:one_up": 5, f"{bank}:tie": 10})
+    (own,) = one(rig, "wagers", number)["refused"]
+    assert (own["seat"], own["bet"], own["clause"]) == (bank, "tie", "fortune7 Type of Game")
     taken = one(rig, "wagers", number)["fees"]
     assert taken["total"] == "4"
     rig.draw(1)
@@ -262,6 +265,7 @@ def test_a_holder_with_no_stake_on_its_bank_space_passes_the_position(rig):
     (passed,) = [r.payload for r in rig.records() if r.kind == "player_dealer"][before:]
     assert (passed["event"], passed["passed"], passed["seat"], passed["hands_left"]) == ("passed", bank, taker, 2)
     assert one(rig, "wagers", number)["player_dealer"]["seat"] == taker
+    rig.wait_lamps({f"player_dealer_{taker}": "on", f"player_dealer_{bank}": "off"}, timeout=WAIT)
     money = to_result(rig, number)
     assert money["player_dealer"]["seat"] == taker and money["player_dealer"]["net"] == "-30"  # -50 +20
     conserved(money)
@@ -356,13 +360,20 @@ def test_a_daemon_killed_after_the_result_checks_the_bank_space_when_the_sensor_
     rig.bets.command("add", space=f"{b}:banker", values=tags(Fraction(50)))  # the bank's space left at 100, not 110
     rig.start_daemon()
     assert rig.records()[:len(before)] == before
-    rig.wait_until(lambda: reads(rig, f"{a}:player") == "0" and reads(rig, f"{b}:banker") == "100", WAIT,
-                   "the sensor's session to read the spaces paid while the daemon was down")
+    answer = rig.press("confirm")  # at once: the sensor's session may not have read every space yet
+    assert answer["ok"] is False and ("not read yet since its layout" in answer["message"]
+                                      or "which is not heard" in answer["message"]
+                                      or answer["message"].endswith(f"seat {bank} bank holds 100, should hold 110")), answer
+    rig.wait_until(lambda: (reads(rig, f"{a}:player"), reads(rig, f"{b}:banker"), reads(rig, f"{bank}:bank"))
+                   == ("0", "100", "100"), WAIT, "the sensor's session to read the spaces")
     answer = rig.press("confirm")  # only the bank's space is wrong
     assert not answer["ok"] and answer["message"].split("): ", 1)[1] == f"seat {bank} bank holds 100, should hold 110", \
         answer
     confirm_paid(rig, money)
     assert [r.round for r in rig.records() if r.kind == "settlement"].count(number) == 1
+    mispays = [r.payload for r in rig.records() if r.kind == "irregularity" and r.round == number
+               and r.payload["kind"] == "mispay"]
+    assert [(m["bet"], m["found"]) for m in mispays] == [("bank", "100")]  # no space unread was called mispaid
     assert rig.verify().ok
 
 
