@@ -140,7 +140,8 @@ def test_no_more_bets_waits_until_the_sensors_session_has_read_every_space():
     reply = again.cmd("no_more_bets")
     assert not reply.ok and "has 6 of its 42 spaces not read yet since its layout (local ruling L10)" in reply.message
     assert again.state == m.BETTING and not again.journal("wagers")
+    assert again.table.snapshot()["money"]["unread"] == 6
     for seat, bet in list(sensor.spaces)[-6:]:
         sensor.report(seat, bet)
-    assert again.cmd("no_more_bets").ok
+    assert again.table.snapshot()["money"]["unread"] == 0 and again.cmd("no_more_bets").ok
     assert [(w["seat"], w["bet"], w["stake"]) for w in again.journal("wagers")[-1]["wagers"]] == [(7, "banker", "25")]
