@@ -406,3 +406,29 @@ def test_a_daemon_killed_mid_deal_settles_the_frozen_bank_and_fees_after_the_res
     assert sorted(kinds) == ["late_wager", "late_wager"]  # once each
     confirm_paid(rig, money)
     assert [r.round for r in rig.records() if r.kind == "wagers"].count(number) == 1
+
+
+def test_the_supervisor_accepts_a_mispaid_bank_space_and_the_hand_counts(rig):
+    bank = holder(rig)
+    a = clockwise(bank)[0]
+    hands_left = rig.status()["player_dealer"]["hands_left"]
+    number = open_with(rig, BANKER_WINS, {f"{bank}:bank": 60, f"{a}:banker": 40})
+    money = to_result(rig, number)
+    assert money["player_dealer"]["back"] == "20"
+    pay(rig, money)
+    make_hold(rig, f"{bank}:bank", Fraction(25))  # the dealer leaves 5 too many on the bank's space
+    refused = rig.press("confirm")
+    assert not refused["ok"] and f"seat {bank} bank holds 25, should hold 20" in refused["message"], refused
+    rig.key(True)
+    answer = rig.send("accept_payouts")
+    rig.key(False)
+    assert answer["ok"], answer
+    (accepted,) = [r.payload for r in rig.records() if r.kind == "payouts_accepted" and r.round == number]
+    assert [(d["seat"], d["bet"], d["expected"], d["found"]) for d in accepted["differences"]] == [(bank, "bank", "20", "25")]
+    assert rig.press("confirm")["ok"] and rig.status()["state"] == "settled"
+    clear(rig)
+    after = rig.status()["player_dealer"]
+    if hands_left == 2:  # the accepted hand counts as one of the holder's two
+        assert (after["seat"], after["hands_left"]) == (bank, 1)
+    else:
+        assert after["seat"] != bank and after["hands_left"] == 2
