@@ -10,8 +10,10 @@ Every session starts with the whole state (the STATUS_QUERY answer: the layout, 
 space), and across a reconnect the sensor first resends what it had not had acknowledged
 (protocol 1.2+). So a list may come again: one not newer than the list posted for its space
 from the same boot (its change count) is dropped, as is a layout equal to the one posted;
-what changed while the sensor was unheard is posted once. After a reboot everything is posted
-again (its change counts restart). With `durable_acks` the base class holds each message's ack
+what changed while the sensor was unheard is posted once. A list heard before the layout (a
+change the sensor resends first to a host that has just started) is posted without its seat and
+wager, and again when the session's whole state brings it after the layout. After a reboot
+everything is posted again (its change counts restart). With `durable_acks` the base class holds each message's ack
 until its event's record is durable; a message dropped here, and a part before a list's last
 (it gives no event), is acknowledged at once. Should the host die before the last part's record
 is durable, the sensor resends only the tail, which the next driver drops and asks again for.
@@ -119,8 +121,9 @@ class BetSensorDriver(DeviceDriver):
                 self._emit(ev.DeviceError, code=None, detail=f"SPACE {msg.space}: change {msg.change} "
                                                              "came with another list: not taken")
             return  # resent, or the session's whole state: posted already
-        self._heard[msg.space] = (msg.change, whole)
         known = self.layout.get(msg.space)
+        if known is not None:  # a list heard before the layout names its space comes again after it: posted then too
+            self._heard[msg.space] = (msg.change, whole)
         self._emit(bev.SpaceChips, space=msg.space, seat=known.seat if known else None,
                    name=known.name if known else None, change=msg.change,
                    chips=tuple((chip.uid.hex(), chip.value) for chip in whole), overflow=msg.overflow)

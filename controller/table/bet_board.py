@@ -5,7 +5,9 @@ is listed apart and never counts toward a wager (local ruling L10). Chips' tag v
 units of `chip_unit` of the currency (0.01: tags carry cents).
 
 The sensor is live once its layout is heard (`BetLayoutHeard`, at each of its sessions); until
-then, after a restart too, the table takes wagers by command and checks no payout.
+then, after a restart too, the table takes wagers by command and checks no payout. Its readings
+are current (`heard`) once every space of the layout has been read as well: the session's whole
+state comes space by space after the layout.
 """
 from __future__ import annotations
 
@@ -68,8 +70,20 @@ class BetBoard:
 
     @property
     def heard(self) -> bool:
-        """The sensor's readings are current: its layout is known and its link is up."""
-        return self.live and not self.unheard
+        """The sensor's readings are current: its layout is known, its link is up, and every space
+        of the layout has been read (after a restart the spaces come one by one after the layout)."""
+        return self.live and not self.unheard and not self.unread()
+
+    def unread(self) -> int:
+        """How many spaces of the layout have no reading yet."""
+        return sum(1 for space in self.layout if space not in self.raw)
+
+    def why_not_heard(self) -> str:
+        """Why the readings are not current ("" when they are)."""
+        if self.unheard or not self.live:
+            return self.unheard or "no layout heard"
+        unread = self.unread()
+        return f"{unread} of its {len(self.layout)} spaces not read yet since its layout" if unread else ""
 
     def sensor_state(self) -> str:
         """`live`, `lost` (a sensor whose readings are not current) or `none` (no sensor)."""

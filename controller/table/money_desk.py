@@ -161,6 +161,10 @@ class MoneyDesk:
         self.reported_late, self.reported_removed = {}, {}
 
     def no_more_bets(self, args: Mapping, out: Out) -> None:
+        if self.round.state == m.BETTING and self.board.live and not self.board.unheard and self.board.unread():
+            # the wagers would freeze from spaces not read yet (a session's whole state still coming)
+            raise Refusal(f"the bet sensor has {self.board.why_not_heard()} ({L10}): the wagers freeze once it "
+                          f"has read them all")
         bank = self.book.choose_bank() if self.round.state == m.BETTING else None
         if isinstance(bank, str):
             raise Refusal(bank)
@@ -178,7 +182,7 @@ class MoneyDesk:
         rnd, wagers = self.round, self.book
         if rnd.state == m.RESULT and wagers.payout_check and not wagers.accepted:
             if not self.board.heard:
-                why = f" ({self.board.unheard})" if self.board.unheard else ""
+                why = f" ({self.board.why_not_heard()})" if self.board.live else ""
                 raise Refusal(f"round {rnd.current.number}'s payouts are checked by the bet sensor, which is not heard"
                               f"{why}: wait for it, or the supervisor accepts the payouts (accept_payouts)")
             differences = wagers.payout_differences()

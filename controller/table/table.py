@@ -275,6 +275,7 @@ class Table:
         wagers of record, its payouts and the mispays still standing."""
         return {
             "sensor": self.board.sensor_state(),
+            "unread": self.board.unread(),  # spaces of the sensor's layout not read yet at its session
             "payout_check": self.wagers.payout_check if self.wagers.frozen is not None else self.board.live,
             "registry": self.registry.snapshot() if self.registry.loaded else "no chip registry",
             "spaces": [{"seat": r.seat, "bet": r.bet, "amount": format_amount(r.amount),

@@ -110,6 +110,9 @@ class Rig(DealerMixin):
         if wait_ready:
             self.daemon.wait_ready()
         self.connect()
+        if wait_ready and "bets" in self.devices and "bets" not in self.absent:
+            # as a dealer waits for the table: the sensor's session reads every space after its layout
+            self.wait_until(lambda: self.status()["money"]["unread"] == 0, WAIT, "the bet sensor to read every space")
         return self.daemon
 
     def connect(self, timeout: float = WAIT) -> None:

@@ -220,3 +220,18 @@ def test_with_a_key_the_lists_come_authenticated_and_a_keyless_sensor_is_refused
         refused = sink.wait_for(SessionRefused, where=lambda e: e.device == "plain")[0]
         assert "no session" in refused.reason
     assert not [e for e in sink.of(SpaceChips) if e.device == "plain"]
+
+
+def test_a_change_heard_before_the_layout_is_posted_again_with_its_seat(sim, sink):
+    """A new driver (the daemon restarted) whose sensor first resends a change made while no
+    host listened, before the layout it answers the host's STATUS_QUERY with: that list is
+    posted without a seat (journaled only), and again with its seat and wager once the layout
+    names them, though the session's whole state repeats its change count."""
+    process = sim("bets", "--game", "fortune6", "--seats", "1")
+    with BetSensorDriver(process.link, sink, reactor=sink.reactor, **FAST):
+        sink.wait_for(SpaceChips, 6)
+    process.command("place", space="1:banker", values="1000")  # nobody listens
+    with BetSensorDriver(process.link, sink, reactor=sink.reactor, **FAST):
+        sink.wait_for(SpaceChips, where=lambda e: e.space == 1 and e.total == 1000 and e.name == "banker")
+    seen = [(e.seat, e.name) for e in chips_of(sink, 1) if e.total == 1000]
+    assert seen[-1] == (1, "banker") and all(name in (None, "banker") for _, name in seen)

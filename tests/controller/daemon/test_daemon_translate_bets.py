@@ -119,10 +119,19 @@ def test_a_sensor_absent_at_start_is_named(sessions):
     assert sessions.waiting_for() == ["shoe", "panel", "lights", "bets"]
 
 
-@pytest.mark.parametrize("game, seats", [("fortune6", range(1, 8)), ("fubacc", range(1, 8)), ("paigow", range(1, 7))])
+@pytest.mark.parametrize("game, seats", [("fortune6", range(1, 8)), ("fortune7", range(1, 8)), ("fubacc", range(1, 8)),
+                                         ("paigow", range(1, 7))])
 def test_the_simulators_layouts_fit_their_games(game, seats):
     from controller.daemon.bet_layout import layout_problems
     from firmware_bridge.sim.bets import game_layout
 
     assert layout_problems(game, [(s.space, s.seat, s.name) for s in game_layout(game)]) == []
     assert {s.seat for s in game_layout(game)} == set(seats)
+
+
+def test_a_bank_space_fits_only_a_player_dealer_game():
+    from controller.daemon.bet_layout import layout_problems
+
+    assert layout_problems("fortune7", [(0, 1, "banker"), (1, 1, "bank")]) == []
+    assert layout_problems("fortune6", [(0, 1, "banker"), (1, 1, "bank")]) == [
+        "space 1 (seat 1) is 'bank', not a wager of fortune6 (player, banker, tie, player_pair, banker_pair, fortune6)"]

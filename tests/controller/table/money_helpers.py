@@ -32,7 +32,13 @@ class Sensor:
         self.serial = 0
         self.house: list[str] = []  # the rows imported
         self.registry = registry
-        run.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in self.spaces.items())))
+        self.session()
+
+    def session(self) -> None:
+        """The sensor's session comes up: its layout, then every space whole (PROTOCOL.md §10)."""
+        self.run.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in self.spaces.items())))
+        for seat, bet in self.spaces:
+            self.report(seat, bet)
 
     def chip(self, value: Fraction) -> tuple[str, int]:
         """A new house chip of `value` (in the registry once `import_chips` is called)."""

@@ -38,7 +38,7 @@ def california(option: int = 3, sensor: bool = True, **settings) -> tuple[Run, S
     for seat in range(1, 8):
         board.spaces[(seat, "bank")] = len(board.spaces)
         board.chips[(seat, "bank")] = []
-    run.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in board.spaces.items())))
+    board.session()
     assert not run.journal("device_note"), run.journal("device_note")
     return run, board
 
@@ -329,9 +329,7 @@ def test_a_restart_between_result_and_confirm_keeps_the_banks_settlement():
     assert money["payouts"] == owed["wagers"] and money["bank"] == owed["bank"]
     assert money["player_dealer"]["back"] == "110" and money["fees"] == wagers_of(run)["fees"]
     sensor.run = again  # the sensor's session comes up: layout and every space
-    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
-    for seat, bet in sensor.spaces:
-        sensor.report(seat, bet)
+    sensor.session()
     sensor.pay_out(owed)
     reply = again.cmd("confirm")
     assert not reply.ok and "seat 1 bank holds 0, should hold 110" in reply.message

@@ -42,7 +42,9 @@ def test_the_payouts_owed_and_the_check_survive_a_restart_between_result_and_con
     reply = again.cmd("confirm")
     assert not reply.ok and "which is not heard" in reply.message
     sensor.run = again  # the sensor's session comes up: layout and every space
-    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
+    sensor.run.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
+    reply = again.cmd("confirm")  # the layout alone: the spaces are not read yet
+    assert not reply.ok and f"{len(sensor.spaces)} of its {len(sensor.spaces)} spaces not read yet" in reply.message
     for seat, bet in sensor.spaces:
         sensor.report(seat, bet)
     assert not again.journal("irregularity")  # the registry survived: no chip is foreign
@@ -96,8 +98,7 @@ def test_late_chips_are_compared_with_the_frozen_wagers_after_a_restart():
     again = restored(run)
     again.send(i.ShoeLinkRestored(run.counter))
     sensor.run = again
-    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
-    sensor.report(1, "player")  # as frozen: nothing to say
+    sensor.session()  # every space as frozen: nothing to say
     assert not [r for r in again.journal("irregularity") if r["kind"] in ("late_wager", "wager_removed")]
     sensor.place(1, "player", 5)
     assert again.irregularity()["kind"] == "late_wager"
@@ -118,9 +119,7 @@ def test_what_was_reported_before_a_restart_is_not_reported_again():
     again = restored(run)
     again.send(i.ShoeLinkRestored(run.counter))
     sensor.run = again
-    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
-    for seat, bet in sensor.spaces:
-        sensor.report(seat, bet)
+    sensor.session()
     assert [r["kind"] for r in again.journal("irregularity")] == ["device_lost"]  # the restart's own hold (L4) only
 
 
@@ -153,3 +152,27 @@ def test_a_mispay_accepted_before_the_restart_does_not_stand_after_it():
     run.key()
     assert run.cmd("accept_payouts").ok
     assert restored(run).table.snapshot()["money"]["mispays"] == []
+
+
+def test_no_more_bets_waits_until_the_sensors_session_has_read_every_space():
+    """Restarted while bets are open, the table hears the sensor's layout before its spaces: bets
+    close only once every space is read, so no wager freezes as an empty space (L10)."""
+    run = Run("fortune6")
+    run.baccarat_shoe()
+    sensor = Sensor(run)
+    assert run.cmd("place_bets").ok
+    sensor.place(7, "banker", 25)  # the last seat: its space comes last in the session's whole state
+    again = restored(run)
+    again.send(i.ShoeLinkRestored(run.counter))
+    sensor.run = again
+    again.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in sensor.spaces.items())))
+    for seat, bet in list(sensor.spaces)[:-6]:
+        sensor.report(seat, bet)
+    reply = again.cmd("no_more_bets")
+    assert not reply.ok and "has 6 of its 42 spaces not read yet since its layout (local ruling L10)" in reply.message
+    assert again.state == m.BETTING and not again.journal("wagers")
+    assert again.table.snapshot()["money"]["unread"] == 6
+    for seat, bet in list(sensor.spaces)[-6:]:
+        sensor.report(seat, bet)
+    assert again.table.snapshot()["money"]["unread"] == 0 and again.cmd("no_more_bets").ok
+    assert [(w["seat"], w["bet"], w["stake"]) for w in again.journal("wagers")[-1]["wagers"]] == [(7, "banker", "25")]
