@@ -141,6 +141,27 @@ class Group:
         if self.last_at is None or end > self.last_at:
             self.last_at = end
 
+    def add_round(self, bets: Mapping[str, list[int]], variance: int, opened_at: str, ended_at: str | None) -> None:
+        """`add` of a round that stands given by its tallies per bet and its variance (the
+        round's total is their sum, with that variance: RoundMeters.total)."""
+        self.rounds += 1
+        if bets:
+            total = self.total
+            total[:] = map(sum, zip(total, *bets.values(), strict=True))
+            total[VARIANCE] += variance - sum(tally[VARIANCE] for tally in bets.values())
+            mine = self.bets
+            for bet, tally in bets.items():
+                into = mine.get(bet)
+                if into is None:
+                    mine[bet] = list(tally)
+                else:
+                    into[:] = map(operator.add, into, tally)
+        if self.first_at is None or opened_at < self.first_at:
+            self.first_at = opened_at
+        end = ended_at or opened_at
+        if self.last_at is None or end > self.last_at:
+            self.last_at = end
+
     def merge(self, other: Group) -> None:
         self.rounds += other.rounds
         self.voids += other.voids
