@@ -231,7 +231,7 @@ class MetersFold:
         self.shoe = p.get("shoe", self.shoe)
         number = opened or 0
         if self.summing:
-            self._finish_before(number)
+            self.finish_before(number)
         self.last_opened = max(self.last_opened, number)
         if isinstance(self.shoe, int):
             self.shoes_seen.add(self.shoe)
@@ -429,7 +429,12 @@ class MetersFold:
                 variance += sa * sb * covariance[(a, b)]
         return variance
 
-    def _finish_before(self, number: int) -> None:
+    def group(self, key: tuple[int | None, int | None]) -> Group:
+        """The finished rounds' meters of a (shoe, shift)."""
+        return self.parts.get(key) or self.parts.setdefault(key, Group())
+
+    def finish_before(self, number: int) -> None:
+        """Sum the rounds before round `number`, which opens: no record can change them any more."""
         listing = self.only_shoe is not None or self.only_shift is not None
         for done in [n for n in self.rounds if n < number]:
             money = self.rounds.pop(done)
@@ -446,8 +451,7 @@ class MetersFold:
         without the copies: its tallies are summed as they are (most of a long fold's time)."""
         if not money.void and money.settled is None:
             return
-        key = (money.shoe, money.shift)
-        group = self.parts.get(key) or self.parts.setdefault(key, Group())
+        group = self.group((money.shoe, money.shift))
         if money.void:
             group.voids += 1
             return
@@ -481,10 +485,16 @@ def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact"
     """Fold the journal at `source` (read-only; safe while the daemon writes it). A card's face
     and flags are read by SQLite itself (most of a journal is cards); the full-shoe theory reads
     no cards at all."""
-    fold = MetersFold(theory, shoe, shift)
     kinds = [kind for kind in READ_KINDS if theory == "exact" or kind != RecordKind.CARD]
     with _collector_paused():
-        _fold_rows(fold, source, kinds)
+        if theory == "full_shoe" and shoe is None and shift is None and not isinstance(source, Journal):
+            from controller.journal import meters_split  # it builds on this module
+            parts = meters_split.plan(source, meters_split.parts_wanted())
+            whole = meters_split.fold_in_parts(source, parts) if len(parts) > 1 else None
+            if whole is not None:
+                return whole
+        fold = MetersFold(theory, shoe, shift)
+        fold_rows(fold, source, kinds)
     return fold
 
 
@@ -501,7 +511,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _fold_rows(fold: MetersFold, source: Journal | str | os.PathLike[str], kinds: list[str],
+def fold_rows(fold: MetersFold, source: Journal | str | os.PathLike[str], kinds: list[str],
                first: int = 0, end: int | None = None) -> None:
     """Fold the records of `kinds` (and the shift commands), from seq `first` up to `end` (not included)."""
     with reading(source) as conn:
