@@ -1,7 +1,8 @@
 """The meters: `tablectl meters` over a journal of a million records, and the pit's live meters
 for 20 tables dealing at once.
 
-    python3 bench/bench_meters.py [--records N] [--tables T] [--rounds R] [--dir DIR] [--skip-table] [--skip-pit]
+    python3 bench/bench_meters.py [--records N] [--tables T] [--rounds R] [--dir DIR] [--journal PATH]
+                                  [--skip-table] [--skip-pit]
 
 Table: builds a Fortune 7 journal of N records (default 1,000,000) with the journal's own writer
 (simulation/money_journal.py: every round's wagers and settlement, the daemon's device and panel
@@ -94,12 +95,15 @@ def fold_in_process(path: str, parts: int, repeat: int = 3) -> tuple[float, floa
     return best
 
 
-def table_bench(folder: str, records: int) -> None:
-    path = os.path.join(folder, "journal.sqlite")
-    start = time.perf_counter()
-    rounds = build_table_journal(path, records)
-    print(f"journal: {records:,} records, {rounds:,} rounds, built in {time.perf_counter() - start:.0f} s "
-          f"({os.path.getsize(path) / 1e6:.0f} MB)")
+def table_bench(folder: str, records: int, journal: str | None = None) -> None:
+    path = journal or os.path.join(folder, "journal.sqlite")
+    if journal is None:
+        start = time.perf_counter()
+        rounds = build_table_journal(path, records)
+        print(f"journal: {records:,} records, {rounds:,} rounds, built in {time.perf_counter() - start:.0f} s "
+              f"({os.path.getsize(path) / 1e6:.0f} MB)")
+    else:
+        print(f"journal: {path} ({os.path.getsize(path) / 1e6:.0f} MB), as built by an earlier run")
     tablectl = [sys.executable, "-m", "cli", "meters", "--journal", path, "--json"]
     whole, cpu = best_of([*tablectl, "--theory", "full_shoe"])
     print(f"  tablectl meters --theory full_shoe (whole journal): {whole:.2f} s best of 3, {cpu:.2f} s of CPU "
@@ -157,6 +161,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=150)
     parser.add_argument("--dir", default=None)
+    parser.add_argument("--journal", default=None, help="time this journal (one this bench built) instead of building one")
     parser.add_argument("--skip-table", action="store_true")
     parser.add_argument("--skip-pit", action="store_true")
     args = parser.parse_args()
@@ -164,7 +169,7 @@ def main() -> int:
     folder = tempfile.mkdtemp(prefix="bench_meters.", dir=args.dir or "/var/tmp")
     try:
         if not args.skip_table:
-            table_bench(folder, args.records)
+            table_bench(folder, args.records, args.journal)
         if not args.skip_pit:
             pit_bench(folder, args.tables, args.rounds)
     finally:

@@ -83,6 +83,7 @@ class BadMoneyRecord(ValueError):
 
 _MICRO_SEEN: dict[str, int] = {}  # the few amounts a table's wagers repeat ("25", "-25", "0"), parsed once
 _MICRO_SEEN_MAX = 4096
+_CARDS_SEEN: dict[str, Card] = {}  # a journal's card texts: a few dozen, each parsed once
 
 
 def micro(text: Any) -> int:
@@ -221,10 +222,16 @@ class MetersFold:
 
     def card_out(self, face: str) -> None:
         """A card read out of the shoe (its text as the card record holds it)."""
-        try:
-            self.shoe_cards.append(parse_card(face))
-        except CardError:
-            self.notes.add(f"a card record's card {face[:16]!r} is not a card: not counted out")
+        card = _CARDS_SEEN.get(face)
+        if card is None:
+            try:
+                card = parse_card(face)
+            except CardError:
+                self.notes.add(f"a card record's card {face[:16]!r} is not a card: not counted out")
+                return
+            if len(_CARDS_SEEN) < _MICRO_SEEN_MAX:
+                _CARDS_SEEN[face] = card
+        self.shoe_cards.append(card)
 
     def _opened(self, opened: int | None, at: str, p: Mapping[str, Any]) -> None:
         self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
