@@ -15,6 +15,9 @@ round was dealt from: the shoe's cards less every card read since its `shoe` rec
 `new_deck` on a deck-per-round table) up to the round's opening (games/money/theory.py), or,
 with theory "full_shoe", for a full shoe.
 
+A whole journal with the full-shoe theory is folded in parts at once, a process a core
+(controller/journal/meters_split.py), to the same figures.
+
 Sums are integers: amounts in 10^-6 currency units (exact: amounts have at most 6 decimal
 places), theory in those units times SCALE (each wager's per-unit edge and variance kept to 12
 decimal places, so a fold of a million records adds integers, not Fractions).
