@@ -499,7 +499,8 @@ def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact"
     with _collector_paused():
         if theory == "full_shoe" and shoe is None and shift is None and not isinstance(source, Journal):
             from controller.journal import meters_split  # it builds on this module
-            parts = meters_split.plan(source, meters_split.parts_wanted())
+            wanted = meters_split.parts_wanted()
+            parts = meters_split.plan(source, wanted) if wanted > 1 else []
             whole = meters_split.fold_in_parts(source, parts) if len(parts) > 1 else None
             if whole is not None:
                 return whole
