@@ -103,7 +103,7 @@ def table_bench(folder: str, records: int, journal: str | None = None) -> None:
         print(f"journal: {records:,} records, {rounds:,} rounds, built in {time.perf_counter() - start:.0f} s "
               f"({os.path.getsize(path) / 1e6:.0f} MB)")
     else:
-        print(f"journal: {path} ({os.path.getsize(path) / 1e6:.0f} MB), as built by an earlier run")
+        print(f"journal: {path} ({os.path.getsize(path) / 1e6:.0f} MB)")
     tablectl = [sys.executable, "-m", "cli", "meters", "--journal", path, "--json"]
     whole, cpu = best_of([*tablectl, "--theory", "full_shoe"])
     print(f"  tablectl meters --theory full_shoe (whole journal): {whole:.2f} s best of 3, {cpu:.2f} s of CPU "
@@ -161,7 +161,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=150)
     parser.add_argument("--dir", default=None)
-    parser.add_argument("--journal", default=None, help="time this journal (one this bench built) instead of building one")
+    parser.add_argument("--journal", default=None, help="time this journal instead of building one")
     parser.add_argument("--skip-table", action="store_true")
     parser.add_argument("--skip-pit", action="store_true")
     args = parser.parse_args()
