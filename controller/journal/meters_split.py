@@ -28,6 +28,7 @@ from controller.journal.records import JournalError
 
 RECORDS_A_PART = 150_000  # fewer: the processes' start costs more than they save
 MOST_PARTS = 4
+FIRST_SHARE = 0.9  # the first part's size against another's: its process also adds the parts up and reports
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,9 @@ def plan(path: str | os.PathLike[str], parts: int) -> list[Part]:
         parts = min(parts, head // RECORDS_A_PART)
         starts: list[tuple[int, int]] = []
         for k in range(1, parts):
+            near = int(head * (FIRST_SHARE + k - 1) / (FIRST_SHARE + parts - 1))
             row = conn.execute("SELECT seq, round, payload FROM records WHERE kind = 'round_opened' AND seq >= ? "
-                               "ORDER BY seq LIMIT 1", (head * k // parts,)).fetchone()
+                               "ORDER BY seq LIMIT 1", (near,)).fetchone()
             if row is None or not isinstance(row[1], int) or starts and row[0] <= starts[-1][0]:
                 continue
             payload = orjson.loads(row[2])
