@@ -36,7 +36,7 @@ def _parser() -> Parser:
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--theory", choices=THEORIES, default="exact",
                         help="the theoretical win of each round for the cards left when it was dealt (exact, the "
-                             "default; about 30 ms a round at 8 decks) or for a full shoe (full_shoe: fast)")
+                             "default; about 10 ms a round at 8 decks) or for a full shoe (full_shoe: fast)")
     parser.add_argument("--alarm-sd", metavar="X", help="flag a shift beyond this many standard deviations "
                                                         "(default: the config's meters.alarm_sd, 3)")
     add_location_options(parser, "--journal", "the journal file")

@@ -34,6 +34,13 @@ def decimal_text(value: Fraction | Decimal, places: int) -> str:
         return str(number.quantize(Decimal(1).scaleb(-places)))
 
 
+def micro_text(amount: int) -> str:
+    """An amount in 10^-6 units as format_amount shows it ("25", "-12.5", "0.05"), without a Fraction."""
+    whole, part = divmod(abs(amount), MICRO)
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{whole}.{part:06d}".rstrip("0") if part else f"{sign}{whole}"
+
+
 def new_tally() -> list[int]:
     return [0] * len(FIELDS)
 
@@ -76,17 +83,17 @@ class Figures:
         return float(self.house_net - self.theoretical_win) / float(self.sd())
 
     def to_json(self) -> dict[str, Any]:
-        def amount(i: int) -> str:
-            return format_amount(Fraction(self.tally[i], MICRO))
+        tally = self.tally
         z = self.z()
         return {
-            "wagers": self.tally[WAGERS], "drop": amount(DROP), "paid": amount(PAID), "collected": amount(COLLECTED),
-            "commission": amount(COMMISSION), "fees": amount(FEES), "house_net": format_amount(self.house_net),
+            "wagers": tally[WAGERS], "drop": micro_text(tally[DROP]), "paid": micro_text(tally[PAID]),
+            "collected": micro_text(tally[COLLECTED]), "commission": micro_text(tally[COMMISSION]),
+            "fees": micro_text(tally[FEES]), "house_net": micro_text(tally[COLLECTED] - tally[PAID] + tally[FEES]),
             "hold_pct": None if not self.drop else decimal_text(self.house_net / self.drop * 100, 2),
             "theoretical_win": decimal_text(self.theoretical_win, 2),
             "theoretical_win_exact": decimal_text(self.theoretical_win, 12),
             "sd": decimal_text(self.sd(), 2), "variance": decimal_text(self.variance, 12),
-            "z": None if z is None else round(z, 3), "unanalysed_drop": amount(UNANALYSED),
+            "z": None if z is None else round(z, 3), "unanalysed_drop": micro_text(tally[UNANALYSED]),
         }
 
 
@@ -138,6 +145,27 @@ class Group:
         if self.first_at is None or meters.opened_at < self.first_at:
             self.first_at = meters.opened_at
         end = meters.ended_at or meters.opened_at
+        if self.last_at is None or end > self.last_at:
+            self.last_at = end
+
+    def add_round(self, bets: Mapping[str, list[int]], variance: int, opened_at: str, ended_at: str | None) -> None:
+        """`add` of a round that stands given by its tallies per bet and its variance (the
+        round's total is their sum, with that variance: RoundMeters.total)."""
+        self.rounds += 1
+        if bets:
+            total = self.total
+            total[:] = map(sum, zip(total, *bets.values(), strict=True))
+            total[VARIANCE] += variance - sum(tally[VARIANCE] for tally in bets.values())
+            mine = self.bets
+            for bet, tally in bets.items():
+                into = mine.get(bet)
+                if into is None:
+                    mine[bet] = list(tally)
+                else:
+                    into[:] = map(operator.add, into, tally)
+        if self.first_at is None or opened_at < self.first_at:
+            self.first_at = opened_at
+        end = ended_at or opened_at
         if self.last_at is None or end > self.last_at:
             self.last_at = end
 

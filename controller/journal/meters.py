@@ -15,6 +15,9 @@ round was dealt from: the shoe's cards less every card read since its `shoe` rec
 `new_deck` on a deck-per-round table) up to the round's opening (games/money/theory.py), or,
 with theory "full_shoe", for a full shoe.
 
+A whole journal with the full-shoe theory is folded in parts at once, a process a core
+(controller/journal/meters_split.py), to the same figures.
+
 Sums are integers: amounts in 10^-6 currency units (exact: amounts have at most 6 decimal
 places), theory in those units times SCALE (each wager's per-unit edge and variance kept to 12
 decimal places, so a fold of a million records adds integers, not Fractions).
@@ -83,6 +86,7 @@ class BadMoneyRecord(ValueError):
 
 _MICRO_SEEN: dict[str, int] = {}  # the few amounts a table's wagers repeat ("25", "-25", "0"), parsed once
 _MICRO_SEEN_MAX = 4096
+_CARDS_SEEN: dict[str, Card] = {}  # a journal's card texts: a few dozen, each parsed once
 
 
 def micro(text: Any) -> int:
@@ -123,7 +127,7 @@ def _why(error: Exception) -> str:
     return f"no {error}" if isinstance(error, KeyError) else str(error)
 
 
-@dataclass
+@dataclass(slots=True)
 class RoundMoney:
     """One round as the fold sees it."""
 
@@ -187,29 +191,32 @@ class MetersFold:
 
     def add(self, record: MetersRecord) -> RoundMoney | None:
         """Fold one record; returns the round whose money it changed, if any."""
-        kind, p = record.kind, record.payload
-        if kind == RecordKind.CARD:
+        return self.add_row(record.kind, record.round, record.at, record.payload)
+
+    def add_row(self, kind: str, number: int | None, at: str, p: Mapping[str, Any]) -> RoundMoney | None:
+        """`add` of a record given by its fields (the journal's reader makes no record objects)."""
+        if kind == WAGERS_KIND:  # the most frequent kinds first
+            return self._wagers(kind, number, p)
+        if kind == SETTLEMENT_KIND:
+            return self._settlement(kind, number, at, p)
+        if kind == RecordKind.ROUND_OPENED:
+            self._opened(number, at, p)
+        elif kind == RecordKind.CARD:
             # A card dealt again from a hold is not a new card; a misread (no face) leaves the shoe
             # unseen and, by exchangeability, does not change the next round's odds (games/live_edge.py).
             face = p.get("card")
             if isinstance(face, str) and not (p.get("reconstructed") and not p.get("keyed_in")):
                 self.card_out(face)
-        elif kind == RecordKind.ROUND_OPENED:
-            self._opened(record)
-        elif kind == WAGERS_KIND:
-            return self._wagers(record)
-        elif kind == SETTLEMENT_KIND:
-            return self._settlement(record)
         elif kind == RecordKind.VOID:
-            money = self.rounds.get(record.round or 0)
+            money = self.rounds.get(number or 0)
             if money is not None:
-                money.void, money.ended_at = True, record.at
+                money.void, money.ended_at = True, at
             return money
         elif kind == RecordKind.SHOE and p.get("event") in SHOE_STARTS:
             self.shoe_cards = []
             self.shoe = p.get("shoe", self.shoe)
         elif kind == RecordKind.SHIFT:
-            self._shift(record)
+            self._shift(at, p)
         elif kind == RecordKind.DAEMON_STARTED:
             self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
         elif kind == RecordKind.COMMAND and p.get("name") == "shift":
@@ -218,18 +225,23 @@ class MetersFold:
 
     def card_out(self, face: str) -> None:
         """A card read out of the shoe (its text as the card record holds it)."""
-        try:
-            self.shoe_cards.append(parse_card(face))
-        except CardError:
-            self.notes.add(f"a card record's card {face[:16]!r} is not a card: not counted out")
+        card = _CARDS_SEEN.get(face)
+        if card is None:
+            try:
+                card = parse_card(face)
+            except CardError:
+                self.notes.add(f"a card record's card {face[:16]!r} is not a card: not counted out")
+                return
+            if len(_CARDS_SEEN) < _MICRO_SEEN_MAX:
+                _CARDS_SEEN[face] = card
+        self.shoe_cards.append(card)
 
-    def _opened(self, record: MetersRecord) -> None:
-        p = record.payload
+    def _opened(self, opened: int | None, at: str, p: Mapping[str, Any]) -> None:
         self.game, self.decks = p.get("game", self.game), p.get("decks", self.decks)
         self.shoe = p.get("shoe", self.shoe)
-        number = record.round or 0
+        number = opened or 0
         if self.summing:
-            self._finish_before(number)
+            self.finish_before(number)
         self.last_opened = max(self.last_opened, number)
         if isinstance(self.shoe, int):
             self.shoes_seen.add(self.shoe)
@@ -238,53 +250,61 @@ class MetersFold:
             self.left_out.add(number)
             return
         exact = self.theory == "exact"
-        self.rounds[number] = RoundMoney(number, self.game, self.decks, self.shoe, self.open_shift, record.at,
+        self.rounds[number] = RoundMoney(number, self.game, self.decks, self.shoe, self.open_shift, at,
                                          self.shoe_cards if exact else None, len(self.shoe_cards))
 
-    def _round_of(self, record: MetersRecord) -> RoundMoney | None:
-        number = record.round if record.round is not None else record.payload.get("round")
+    def _round_of(self, kind: str, number: Any, p: Mapping[str, Any]) -> RoundMoney | None:
+        if number is None:
+            number = p.get("round")
         money = self.rounds.get(number) if isinstance(number, int) else None
         if money is None and number not in self.left_out:
             late = isinstance(number, int) and number < self.last_opened
-            self.notes.add(f"a {record.kind} record for round {number}, " + (
+            self.notes.add(f"a {kind} record for round {number}, " + (
                 "after the next round opened: not counted" if late else "which the journal never opened: not counted"))
         return money
 
-    def _wagers(self, record: MetersRecord) -> RoundMoney | None:
-        money = self._round_of(record)
+    def _wagers(self, kind: str, number: int | None, p: Mapping[str, Any]) -> RoundMoney | None:
+        money = self._round_of(kind, number, p)
         if money is None:
             return None
         stakes: dict[str, list[int]] = {}
+        seen = _MICRO_SEEN
         n = 0
         try:
-            for wager in record.payload.get("wagers") or ():
+            for wager in p.get("wagers") or ():
                 n += 1
                 bet = wager["bet"]
                 if type(wager["seat"]) is not int or type(bet) is not str:
                     raise TypeError("expected a seat number and a bet key")
-                amount = micro(wager["stake"])
-                sums = stakes.get(bet) or stakes.setdefault(bet, [0, 0, 0])
-                sums[0] += 1
-                sums[1] += amount
-                sums[2] += amount * amount
+                stake = wager["stake"]
+                amount = seen.get(stake) if type(stake) is str else None
+                if amount is None:
+                    amount = micro(stake)
+                sums = stakes.get(bet)
+                if sums is None:
+                    stakes[bet] = [1, amount, amount * amount]
+                else:
+                    sums[0] += 1
+                    sums[1] += amount
+                    sums[2] += amount * amount
         except (TypeError, KeyError, ValueError) as error:
             raise BadMoneyRecord(f"round {money.round} wagers record, wager {n}: {_why(error)}") from None
         money.stakes = stakes
         return money
 
-    def _settlement(self, record: MetersRecord) -> RoundMoney | None:
-        money = self._round_of(record)
+    def _settlement(self, kind: str, number: int | None, at: str, p: Mapping[str, Any]) -> RoundMoney | None:
+        money = self._round_of(kind, number, p)
         if money is None:
             return None
-        if record.payload.get("void"):
-            money.void, money.ended_at = True, record.at
+        if p.get("void"):
+            money.void, money.ended_at = True, at
             return money
-        wagers = record.payload.get("wagers") or []
+        wagers = p.get("wagers") or []
         if not isinstance(wagers, list):
             raise BadMoneyRecord(f"round {money.round} settlement record: its wagers are not a list")
-        banked = record.payload.get("player_dealer")  # Fortune 7's California game (docs/money.md)
+        banked = p.get("player_dealer")  # Fortune 7's California game (docs/money.md)
         money.banked = isinstance(banked, Mapping)
-        money.settled, money.ended_at = self._settled(money, wagers), record.at
+        money.settled, money.ended_at = self._settled(money, wagers), at
         if isinstance(banked, Mapping) and money.settled is not None:
             try:
                 fee = micro(banked.get("fee", "0"))
@@ -293,18 +313,17 @@ class MetersFold:
             money.settled.setdefault("player_dealer", new_tally())[FEES] += fee
         return money
 
-    def _shift(self, record: MetersRecord) -> None:
-        p = record.payload
+    def _shift(self, at: str, p: Mapping[str, Any]) -> None:
         number, action, by = p.get("shift"), p.get("action"), p.get("by", self.shift_by)
         self.shift_by = None
         if not isinstance(number, int):
-            raise BadMoneyRecord(f"shift record at {record.at}: no shift number")
+            raise BadMoneyRecord(f"shift record at {at}: no shift number")
         if action == "open":
-            self.shifts[number] = Shift(number, p.get("name"), record.at, by)
+            self.shifts[number] = Shift(number, p.get("name"), at, by)
             self.open_shift = number
         elif action == "close":
             shift = self.shifts.setdefault(number, Shift(number, p.get("name"), None))
-            shift.closed_at, shift.closed_by = record.at, by
+            shift.closed_at, shift.closed_by = at, by
             self.open_shift = None if self.open_shift == number else self.open_shift
 
     # ------------------------------------------------------------ one round's sums
@@ -346,14 +365,22 @@ class MetersFold:
             tally = bets[bet] = new_tally()
             tally[DROP], tally[WAGERS] = total, count
         n = 0
+        seen, banked = _MICRO_SEEN, money.banked
         try:
             for wager in wagers:
                 n += 1
-                net = micro(wager["net"])
+                net = wager["net"]
+                net = seen.get(net) if type(net) is str else None
+                if net is None:
+                    net = micro(wager["net"])
                 bet = wager["bet"]
                 tally = bets.get(bet) or bets.setdefault(str(bet), new_tally())
-                if not money.banked:
-                    tally[PAID if net > 0 else COLLECTED] += abs(net)
+                if banked:
+                    pass
+                elif net > 0:
+                    tally[PAID] += net
+                else:
+                    tally[COLLECTED] -= net
                 if wager.get("commission", "0") != "0":
                     tally[COMMISSION] += micro(wager["commission"])
                 if wager.get("fee", "0") != "0":
@@ -366,9 +393,15 @@ class MetersFold:
         bets = meters.bets
         for bet, tally in (money.settled or {}).items():
             bets[bet] = list(tally)
+        variance = self._theory_into(money, bets)
+        if bets:
+            meters.total[:] = map(sum, zip(*bets.values(), strict=True))
+            meters.total[VARIANCE] = variance
+
+    def _theory_into(self, money: RoundMoney, bets: dict[str, list[int]]) -> int:
+        """The theory's columns of the round's tallies `bets`; returns the round's variance."""
         stakes = money.stakes or {}
         theory = self.theory_of(money) if stakes and not money.banked else None
-        variance = 0
         if money.banked:  # the house's win is its fees, known before the deal
             for tally in bets.values():
                 tally[THEORETICAL] = tally[FEES] * SCALE
@@ -376,10 +409,8 @@ class MetersFold:
             for tally in bets.values():
                 tally[UNANALYSED] = tally[DROP]
         else:
-            variance = self._theory(theory, stakes, bets)
-        if bets:
-            meters.total[:] = map(sum, zip(*bets.values(), strict=True))
-            meters.total[VARIANCE] = variance
+            return self._theory(theory, stakes, bets)
+        return 0
 
     @staticmethod
     def _theory(theory: RoundTheory, stakes: dict[str, list[int]], bets: dict[str, list[int]]) -> int:
@@ -408,13 +439,34 @@ class MetersFold:
                 variance += sa * sb * covariance[(a, b)]
         return variance
 
-    def _finish_before(self, number: int) -> None:
+    def group(self, key: tuple[int | None, int | None]) -> Group:
+        """The finished rounds' meters of a (shoe, shift)."""
+        return self.parts.get(key) or self.parts.setdefault(key, Group())
+
+    def finish_before(self, number: int) -> None:
+        """Sum the rounds before round `number`, which opens: no record can change them any more."""
+        listing = self.only_shoe is not None or self.only_shift is not None
         for done in [n for n in self.rounds if n < number]:
-            meters = self.meters_of(self.rounds.pop(done))
+            money = self.rounds.pop(done)
+            if not listing:
+                self._sum_round(money)
+                continue
+            meters = self.meters_of(money)
             if meters is not None:
                 sum_into(self.parts, meters)
-                if self.only_shoe is not None or self.only_shift is not None:
-                    self.listed.append(meters)
+                self.listed.append(meters)
+
+    def _sum_round(self, money: RoundMoney) -> None:
+        """`sum_into(self.parts, self.meters_of(money))` for a round no record can change any more,
+        without the copies: its tallies are summed as they are (most of a long fold's time)."""
+        if not money.void and money.settled is None:
+            return
+        group = self.group((money.shoe, money.shift))
+        if money.void:
+            group.voids += 1
+            return
+        bets = money.settled or {}
+        group.add_round(bets, self._theory_into(money, bets), money.opened_at, money.ended_at)
 
     def report(self, alarm_sd: Fraction = DEFAULT_ALARM_SD) -> MetersReport:
         """The meters of every round folded (the fold's shoe or shift, with its rounds), the
@@ -438,23 +490,22 @@ class MetersFold:
                                          shoe, shift)
 
 
-@dataclass(frozen=True)
-class JournalRecord:
-    kind: str
-    round: int | None
-    at: str
-    payload: Mapping[str, Any]
-
-
 def fold_journal(source: Journal | str | os.PathLike[str], theory: str = "exact", shoe: int | None = None,
                  shift: int | None = None) -> MetersFold:
     """Fold the journal at `source` (read-only; safe while the daemon writes it). A card's face
     and flags are read by SQLite itself (most of a journal is cards); the full-shoe theory reads
     no cards at all."""
-    fold = MetersFold(theory, shoe, shift)
     kinds = [kind for kind in READ_KINDS if theory == "exact" or kind != RecordKind.CARD]
     with _collector_paused():
-        _fold_rows(fold, source, kinds)
+        if theory == "full_shoe" and shoe is None and shift is None and not isinstance(source, Journal):
+            from controller.journal import meters_split  # it builds on this module
+            wanted = meters_split.parts_wanted()
+            parts = meters_split.plan(source, wanted) if wanted > 1 else []
+            whole = meters_split.fold_in_parts(source, parts) if len(parts) > 1 else None
+            if whole is not None:
+                return whole
+        fold = MetersFold(theory, shoe, shift)
+        fold_rows(fold, source, kinds)
     return fold
 
 
@@ -471,18 +522,22 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _fold_rows(fold: MetersFold, source: Journal | str | os.PathLike[str], kinds: list[str]) -> None:
+def fold_rows(fold: MetersFold, source: Journal | str | os.PathLike[str], kinds: list[str],
+               first: int = 0, end: int | None = None) -> None:
+    """Fold the records of `kinds` (and the shift commands), from seq `first` up to `end` (not included)."""
     with reading(source) as conn:
         rows = conn.execute(
             "SELECT kind, round, at, CASE WHEN kind = 'card' THEN NULL ELSE payload END, "
             "CASE WHEN kind = 'card' THEN json_extract(payload, '$.card') END, "
             "CASE WHEN kind = 'card' THEN json_extract(payload, '$.reconstructed') IS 1 "
             "AND json_extract(payload, '$.keyed_in') IS NOT 1 END "
-            f"FROM records WHERE kind IN ({','.join('?' * len(kinds))}) "
-            "OR kind = 'command' AND json_extract(payload, '$.name') = 'shift' ORDER BY seq", kinds)
+            f"FROM records WHERE (kind IN ({','.join('?' * len(kinds))}) "
+            "OR kind = 'command' AND json_extract(payload, '$.name') = 'shift') AND seq >= ? AND seq < ? ORDER BY seq",
+            [*kinds, first, (1 << 62) if end is None else end])
+        add, card_out, loads, card = fold.add_row, fold.card_out, orjson.loads, RecordKind.CARD.value
         for kind, number, at, payload, face, again in rows:
-            if kind == RecordKind.CARD:
+            if kind == card:
                 if not again and isinstance(face, str):
-                    fold.card_out(face)
+                    card_out(face)
                 continue
-            fold.add(JournalRecord(kind, number, at, orjson.loads(payload)))
+            add(kind, number, at, loads(payload))

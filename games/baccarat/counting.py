@@ -66,28 +66,69 @@ class _Moments:
     s2: list[list[int]] = field(default_factory=lambda: [[0] * 10 for _ in POINTS])
 
 
-def _initial_moments(c: tuple[int, ...]) -> tuple[dict[tuple[int, int], _Moments], int]:
-    """(P, B) -> its moments over the initial four cards; also the four-4s weight."""
-    moments: dict[tuple[int, int], _Moments] = {}
+@dataclass(frozen=True, slots=True)
+class _Initial:
+    """The initial four cards (a, b to the Player, x, y to the Banker) of one (P, B) that use the
+    same points: how many orders of them there are, and which points they use how often."""
+    first: int  # its first (a, b, x, y) in the order of _HAND_PAIRS x _HAND_PAIRS: the order of (P, B)
+    orders: int
+    counted: tuple[tuple[int, int], ...]  # (point, times) of the four cards
+    used: tuple[tuple[int, int], ...]  # (point, times); empty where S1 is not read (_draws)
+    squares: tuple[tuple[int, int, int], ...]  # (v, u, times v x times u), for S2; empty where it is not read
+
+
+def _initial_table() -> dict[tuple[int, int], list[_Initial]]:
+    """(P, B) -> its initial four cards grouped by the points they use (the same for every shoe)."""
+    grouped: dict[tuple[int, int], dict[tuple[tuple[int, int], ...], list[int]]] = {}
+    index = 0
     for a, b, orders_p in _HAND_PAIRS:
         for x, y, orders_b in _HAND_PAIRS:
-            used = Counter((a, b, x, y))
-            w = orders_p * orders_b
-            for v, k in used.items():
-                w *= falling(c[v], k)
+            used = tuple(sorted(Counter((a, b, x, y)).items()))
+            by_used = grouped.setdefault(((a + b) % 10, (x + y) % 10), {})
+            first_and_orders = by_used.setdefault(used, [index, 0])
+            first_and_orders[1] += orders_p * orders_b
+            index += 1
+    return {key: [_Initial(first, orders, used, used if _draws(*key) else (),
+                           tuple((v, u, k * j) for v, k in used for u, j in used) if _draws(*key) > 1 else ())
+                  for used, (first, orders) in by_used.items()] for key, by_used in grouped.items()}
+
+
+def _draws(p: int, b: int) -> int:
+    """Which moments `coup_counts` reads for initial totals (P, B): S0 only when neither hand
+    draws (0), S1 too when only the Banker may (1), S2 too when the Player draws (2)."""
+    if is_natural(p, b) or not (player_draws(p, b) or banker_draws(p, b, None)):
+        return 0
+    return 2 if player_draws(p, b) else 1
+
+
+_INITIAL = _initial_table()
+
+
+def _initial_moments(c: tuple[int, ...]) -> tuple[dict[tuple[int, int], _Moments], int]:
+    """(P, B) -> its moments over the initial four cards (those coup_counts reads: _draws); also
+    the four-4s weight. Keys in the order of their first initial four cards the shoe can deal."""
+    falls = [[falling(n, k) for k in range(5)] for n in c]  # ordered choices of k cards of each point
+    found: list[tuple[int, tuple[int, int], _Moments]] = []
+    for key, initials in _INITIAL.items():
+        s0, s1, s2 = 0, [0] * 10, [[0] * 10 for _ in POINTS]
+        first = None
+        for initial in initials:
+            w = initial.orders
+            for v, k in initial.counted:
+                w *= falls[v][k]
             if not w:
                 continue
-            key = ((a + b) % 10, (x + y) % 10)
-            m = moments.get(key)
-            if m is None:
-                m = moments[key] = _Moments()
-            m.s0 += w
-            for v, k in used.items():
-                m.s1[v] += w * k
-                row = m.s2[v]
-                for u, j in used.items():
-                    row[u] += w * k * j
-    return moments, falling(c[4], 4)
+            if first is None or initial.first < first:
+                first = initial.first
+            s0 += w
+            for v, k in initial.used:
+                s1[v] += w * k
+            for v, u, kj in initial.squares:
+                s2[v][u] += w * kj
+        if first is not None:
+            found.append((first, key, _Moments(s0, s1, s2)))
+    found.sort(key=lambda item: item[0])
+    return {key: moments for _, key, moments in found}, falling(c[4], 4)
 
 
 @lru_cache(maxsize=32)
@@ -99,27 +140,29 @@ def coup_counts(counts: tuple[int, ...]) -> dict[Coup, int]:
     n = sum(counts)
     if n < ROUND_PREFIX:
         raise ValueError(f"a shoe of {n} cards cannot deal a round of {ROUND_PREFIX}")
-    out: Counter[Coup] = Counter()
+    out: Counter[tuple[int, int, int, int]] = Counter()  # Coup's fields: tuples hash and compare in C
     moments, four_fours = _initial_moments(counts)
     rest2, rest1 = falling(n - 4, 2), n - 5  # ways to fill unused positions 5-6, or 6
     for (p, b), m in moments.items():
         s0, s1, s2 = m.s0, m.s1, m.s2
         if is_natural(p, b) or not (player_draws(p, b) or banker_draws(p, b, None)):
-            out[Coup(p, b, 2, 2)] += s0 * rest2
+            out[p, b, 2, 2] += s0 * rest2
         elif not player_draws(p, b):  # the player stands, the banker draws
             for w in POINTS:
-                out[Coup(p, (b + w) % 10, 2, 3)] += (counts[w] * s0 - s1[w]) * rest1
+                out[p, (b + w) % 10, 2, 3] += (counts[w] * s0 - s1[w]) * rest1
         else:
             for v in POINTS:
                 pf = (p + v) % 10
                 if not banker_draws(p, b, v):
-                    out[Coup(pf, b, 3, 2)] += (counts[v] * s0 - s1[v]) * rest1
+                    out[pf, b, 3, 2] += (counts[v] * s0 - s1[v]) * rest1
                     continue
                 cv = counts[v]
                 for w in POINTS:
                     cw = counts[w] - (v == w)  # the player's third card may share the point
-                    out[Coup(pf, (b + w) % 10, 3, 3)] += cv * cw * s0 - cv * s1[w] - cw * s1[v] + s2[v][w]
+                    out[pf, (b + w) % 10, 3, 3] += cv * cw * s0 - cv * s1[w] - cw * s1[v] + s2[v][w]
     if four_fours:  # both hands 4+4: a natural 8-8 tie, told apart for ruling 4
-        out[Coup(8, 8, 2, 2)] -= four_fours * rest2
-        out[Coup(8, 8, 2, 2, fours=True)] += four_fours * rest2
-    return {coup: count for coup, count in out.items() if count}
+        out[8, 8, 2, 2] -= four_fours * rest2
+    counted = {Coup(p, b, pc, bc): count for (p, b, pc, bc), count in out.items() if count}
+    if four_fours:
+        counted[Coup(8, 8, 2, 2, fours=True)] = four_fours * rest2
+    return counted
