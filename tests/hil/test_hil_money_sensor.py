@@ -2,7 +2,8 @@
 sensor (`tablectl sim bets` on a pty, its chips from the cage's rack) through its control
 socket, the registry imported with `tablectl chips import`, the simulated shoe, panel and
 lamp board on ptys (docs/money.md, local rulings L10, L11); every game the house banks (Fortune 7's
-player-dealer bank: test_hil_california_bank.py). One daemon per game serves the module; each test leaves the table settled and its spaces empty."""
+player-dealer bank: test_hil_california_bank.py). One daemon per game serves the module; each
+test leaves the table settled and its spaces empty."""
 from __future__ import annotations
 
 import shutil

@@ -10,7 +10,6 @@ from money_helpers import Sensor
 from table_helpers import Run
 
 from controller.journal import Journal
-from controller.table import inputs as i
 from controller.table.effects import Journal as JournalEffect
 
 PLAYER_WINS = ("As", "Kh", "8h", "Ks")  # Player 9, Banker 0: naturals, no third card
@@ -37,7 +36,7 @@ class BankedTable:
             for seat in range(1, 8):
                 self.sensor.spaces[(seat, "bank")] = len(self.sensor.spaces)
                 self.sensor.chips[(seat, "bank")] = []
-            self.run.send(i.BetLayoutHeard(tuple((space, seat, bet) for (seat, bet), space in self.sensor.spaces.items())))
+            self.sensor.session()  # the layout with the bank spaces, then every space whole
         self.flush()
 
     def flush(self) -> list:
