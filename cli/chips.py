@@ -26,6 +26,7 @@ from cli.paths import add_location_options, socket_path
 from cli.status import field_lines
 from controller.control import ControlClient, ControlError
 from controller.control.protocol import MAX_LINE, encode
+from controller.table.chip_registry import MAX_ROWS
 from games.money import BadAmount, format_amount, parse_amount
 
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a cage's registry of ~200,000 chips; a larger file is not a chip list
@@ -125,9 +126,11 @@ def read_registry(path: str) -> list[Chip]:
     return chips
 
 
-def batches(cmd: str, field: str, items: Sequence[str], max_line: int = MAX_LINE) -> Iterator[list[str]]:
+def batches(cmd: str, field: str, items: Sequence[str], max_line: int = MAX_LINE,
+            max_items: int = MAX_ROWS) -> Iterator[list[str]]:
     """`items` in consecutive lists, each as long as fits one request line of `cmd` (its id
-    included, the longest one a client sends) within `max_line` bytes."""
+    included, the longest one a client sends) within `max_line` bytes, and at most `max_items`
+    (what the daemon takes in one command)."""
     overhead = len(encode({"id": 10**9, "cmd": cmd, field: []}))
     batch: list[str] = []
     size = overhead
@@ -135,7 +138,7 @@ def batches(cmd: str, field: str, items: Sequence[str], max_line: int = MAX_LINE
         cost = len(encode({"x": item})) - len(encode({"x": ""})) + 2 + (1 if batch else 0)  # quotes, comma
         if overhead + cost > max_line:
             raise UsageError(f"{item[:40]!r}...: too long for one request line ({max_line} bytes)")
-        if size + cost > max_line:
+        if size + cost > max_line or len(batch) == max_items:
             yield batch
             batch, size = [], overhead
             cost -= 1
