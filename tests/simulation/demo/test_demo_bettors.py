@@ -3,9 +3,9 @@ process on a pty, taking its chips from the demo's registry): chips laid while b
 Bacc's Play at twice the Ante, the dealer's paying step against the status's `money.payouts`
 as the money contract shapes them, the layout cleared after the round.
 
-The daemon does not give `money.payouts` here (the table's money is built elsewhere), so the
-paying step is fed a status of the contract's shape; the rig around the simulator is a plain
-holder of it (Bettors uses only `rig.bets`)."""
+Here the paying step is fed a status of the contract's shape, so the simulator alone is needed
+(the rig around it is a plain holder: Bettors.pay uses only `rig.bets`); the demo's runs against
+the real daemon (test_demo_headless, test_demo_faults) check the same step end to end."""
 from __future__ import annotations
 
 from types import SimpleNamespace
