@@ -91,3 +91,18 @@ def test_the_dealer_pays_each_space_what_the_table_says_it_must_hold(sensor):
     assert bettors.pay({"round": None}) == []  # a table that gives no payouts: the dealer leaves the spaces
     bettors.clear()
     assert totals(sim) == {}
+
+
+def test_the_dealer_pays_envy_on_the_bonus_space_and_clears_refused_and_foreign_chips(sensor):
+    bettors, sim = sensor("paigow")
+    for seat, bet, amount in ((1, "standard", 25), (1, "fortune_bonus", 5), (2, "standard", 10)):
+        bettors._lay(seat, bet, amount)
+    sim.command("foreign", space="2:standard", value=25)  # the wager is refused: its space must end empty
+    status = {"money": {"payouts": [
+        {"seat": 1, "bet": "standard", "stake": "25", "net": "23", "back": "48", "commission": "2"},
+        {"seat": 1, "bet": "fortune_bonus", "stake": "5", "net": "-5", "back": "0", "commission": "0"},
+        {"seat": 1, "bet": "envy", "stake": "0", "net": "50", "back": "50", "commission": "0"}]}}
+    assert bettors.owed(status) == {(1, "standard"): 48, (1, "fortune_bonus"): 50}
+    done = bettors.pay(status)
+    assert totals(sim) == {"1:standard": 48, "1:fortune_bonus": 50}  # totals count foreign chips too: none is left
+    assert any("foreign chip" in line for line in done) and "2:standard collected 10" in done
