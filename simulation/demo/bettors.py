@@ -122,9 +122,11 @@ class Bettors:
 
     def pay(self, status: dict) -> list[str]:
         """Make every space hold what it is owed (`owed`): a foreign chip taken off, a loser
-        collected, a winner paid; what the dealer did, a line each. Nothing without payouts
-        (a table that gives none: the chips stay as they lie)."""
-        if not (status.get("money") or {}).get("payouts"):
+        collected, a winner paid; what the dealer did, a line each. Nothing when the table
+        neither gives payouts nor checks them (the chips stay as they lie); with the payout
+        check on and no payout (every wager refused), every space is emptied."""
+        money = status.get("money") or {}
+        if not money.get("payouts") and not money.get("payout_check"):
             return []
         owed = self.owed(status)
         done: list[str] = []

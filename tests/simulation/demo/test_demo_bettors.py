@@ -106,3 +106,11 @@ def test_the_dealer_pays_envy_on_the_bonus_space_and_clears_refused_and_foreign_
     done = bettors.pay(status)
     assert totals(sim) == {"1:standard": 48, "1:fortune_bonus": 50}  # totals count foreign chips too: none is left
     assert any("foreign chip" in line for line in done) and "2:standard collected 10" in done
+
+
+def test_with_every_wager_refused_the_dealer_empties_every_space(sensor):
+    bettors, sim = sensor("fortune6")
+    bettors._lay(4, "player", 100)
+    sim.command("foreign", space="4:player", value=25)
+    assert bettors.pay({"money": {"payout_check": True, "payouts": []}}) != []
+    assert totals(sim) == {}
