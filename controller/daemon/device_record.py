@@ -20,8 +20,8 @@ def plain(value: Any) -> Any:
                 "firmware": list(value.firmware), "protocol": list(value.protocol)}
     if isinstance(value, enum.Enum):
         return value.value
-    if isinstance(value, tuple):
-        return [plain(v) for v in value]
+    if isinstance(value, tuple):  # a bet sensor's chips: ((uid, tag), ...) at every input, most items plain
+        return [v if type(v) in _PLAIN_TYPES else plain(v) for v in value]
     return value
 
 

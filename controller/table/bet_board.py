@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from controller.table import inputs as i
@@ -44,6 +45,12 @@ class SpaceReading:
     overflow: bool = False
 
     def to_json(self) -> dict[str, Any]:
+        """A fresh dict each call; its parts are worked out once (a reading is published at
+        every input, and kept while its chips do not change)."""
+        return dict(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
         return {"space": self.space, "seat": self.seat, "bet": self.bet, "amount": format_amount(self.amount),
                 "chips": [list(c) for c in self.chips], "foreign": [f.uid for f in self.foreign],
                 **({"overflow": True} if self.overflow else {})}

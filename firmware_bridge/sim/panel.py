@@ -3,7 +3,8 @@
     tablectl sim panel --link /run/tablectl-sim/panel --control /run/tablectl-sim/panel.sock
 
 Commands (JSON on the control socket, or text lines on stdin):
-    press B / release B / click B   button B (0..N-1) down, up, or both
+    press B / release B / click B   button B (0..N-1) down, up, or both (click's reply: written_at,
+                                    time.monotonic() as the press went out)
     key on|off                      turn the supervisor key
     state, fault KIND [VALUE], sleep S, wait connected, quit   (as every simulator;
                                     fault forge [plain|mac] [button=B] injects a press)
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from typing import BinaryIO, TextIO
 
@@ -66,8 +68,12 @@ class Panel(VirtualDevice):
         return {"pressed": sorted(self.pressed)}
 
     def cmd_click(self, command: Command, now: float) -> Reply:
+        """Both; the reply's written_at is time.monotonic() as the press's frame goes out
+        (CLOCK_MONOTONIC is system-wide: bench/bench_money_daemon.py times button -> lamp)."""
         self.cmd_press(command, now)
-        return self.cmd_release(command, now)
+        written_at = time.monotonic()
+        self.flush()
+        return {**self.cmd_release(command, now), "written_at": written_at}
 
     def cmd_key(self, command: Command, now: float) -> Reply:
         on = arg_bool(command, "on")

@@ -35,7 +35,11 @@ def parse_amount(text: str) -> Fraction:
 def format_amount(amount: Fraction | int) -> str:
     """`amount` as an exact decimal string ("25", "-12.5", "0.05"). Raises ValueError for an
     amount with no terminating decimal (a rounding rule keeps those from ever being shown)."""
+    if type(amount) is int:  # the common case, a whole amount: no Fraction arithmetic (bench/bench_money_daemon.py)
+        return str(amount)
     amount = Fraction(amount)
+    if amount.denominator == 1:
+        return str(amount.numerator)
     sign, amount = ("-" if amount < 0 else ""), abs(amount)
     places, scaled = 0, amount
     while scaled.denominator != 1:

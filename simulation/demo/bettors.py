@@ -9,8 +9,10 @@ line wager of a small random stake, and now and then a small side wager the rule
 beside it. A Fu Bacc spot that plays adds its Play wager, twice the Ante (fubacc procedure 8).
 
 Before "confirm" the dealer makes each space hold what the table says it must (`back` of each
-wager in the status's `money.payouts`, when the table gives them); after the round every
-space is cleared (the players pick up what stands there).
+wager in the status's `money.payouts`, Pai Gow's Envy on the Fortune Bonus space; a losing or
+refused wager's space empty; a foreign chip taken off); after the round every space is
+cleared (the players pick up what stands there). Before "No more bets" and before "confirm"
+the demo waits until the daemon reads the chips as they lie (`synced`).
 """
 from __future__ import annotations
 
@@ -22,12 +24,14 @@ from pathlib import Path
 from games.money import BadAmount, parse_amount
 from games.round import Game
 from simulation.rig import Rig, RigError
+from simulation.rig.events import WAIT
 from simulation.rig.processes import python_module
 
 DENOMINATIONS = (500, 100, 25, 5, 1)  # the demo's chips, in currency units (the demo's minor unit is 1)
 CHIPS_PER_VALUE = 400  # enough for every space of seven seats, stakes and pays together
 CHIP_SET = "demo"
 UID_BASE = 0x0D00000000  # the demo's chips: 04 7B 0D ..., apart from the simulator's own issue
+UID_PREFIX = "047b0d"
 STAKES = (5, 10, 25, 50, 100)
 SIDE_STAKES = (1, 2, 5)
 SIDE_WAGER_CHANCE = 0.3
@@ -99,32 +103,74 @@ class Bettors:
             if rule is not None and decision == key and (spot, rule.wager) in self.stakes:
                 self._lay(spot, key, rule.multiple * self.stakes[(spot, rule.wager)])
 
-    def pay(self, status: dict) -> list[str]:
-        """Make every space hold its `back` (the status's money.payouts, as the contract gives
-        them); what the dealer did, a line each. Nothing without payouts."""
-        done: list[str] = []
+    def owed(self, status: dict) -> dict[tuple[int, str], int]:
+        """What each space must hold after settlement, from the status's `money.payouts` (a
+        fixed bonus, Pai Gow's Envy, on the space of the wager that earns it); a space not
+        named (a loss, a refused wager) must be empty."""
+        bonus_space = {w.fixed_bonus.field: key for key, w in self.game.wagers.items() if w.fixed_bonus is not None}
+        owed: dict[tuple[int, str], int] = {}
         for wager in (status.get("money") or {}).get("payouts") or []:
-            space = f"{wager['seat']}:{wager['bet']}"
+            key = (int(wager["seat"]), bonus_space.get(wager["bet"], wager["bet"]))
             try:
                 back = parse_amount(str(wager["back"]))
             except BadAmount as error:
-                raise RigError(f"payout of {space}: {error}") from None
+                raise RigError(f"payout of {key[0]}:{key[1]}: {error}") from None
             if back.denominator != 1:
-                raise RigError(f"payout of {space}: {wager['back']} is not a whole chip of the demo's")
-            now = self._total(space)
-            if back == now:
-                continue
-            if back == 0:
-                self.rig.bets.command("remove", space=space)
-                done.append(f"{space} collected {now}")
-            elif back > now:
-                self.rig.bets.command("add", space=space, values=",".join(map(str, chips_for(int(back) - now))))
-                done.append(f"{space} paid {int(back) - now}")
-            else:  # less than the stake stands: take it all and lay what stays
-                self.rig.bets.command("remove", space=space)
-                self.rig.bets.command("place", space=space, values=",".join(map(str, chips_for(int(back)))))
-                done.append(f"{space} holds {back}")
+                raise RigError(f"payout of {key[0]}:{key[1]}: {wager['back']} is not a whole chip of the demo's")
+            owed[key] = owed.get(key, 0) + int(back)
+        return owed
+
+    def pay(self, status: dict) -> list[str]:
+        """Make every space hold what it is owed (`owed`): a foreign chip taken off, a loser
+        collected, a winner paid; what the dealer did, a line each. Nothing when the table
+        neither gives payouts nor checks them (the chips stay as they lie); with the payout
+        check on and no payout (every wager refused), every space is emptied."""
+        money = status.get("money") or {}
+        if not money.get("payouts") and not money.get("payout_check"):
+            return []
+        owed = self.owed(status)
+        done: list[str] = []
+        for (seat, key), chips in self._spaces().items():
+            space = f"{seat}:{key}"
+            for chip in chips:
+                if not self._ours(chip):
+                    self.rig.bets.command("remove", space=space, uid=chip["uid"])
+                    done.append(f"{space} foreign chip {chip['uid']} taken off")
+            done += self.set_to(space, sum(c["value"] for c in chips if self._ours(c)), owed.get((seat, key), 0))
         return done
+
+    def set_to(self, space: str, now: int, want: int) -> list[str]:
+        """Make `space` (holding `now` of the house's chips) hold `want`; what was done."""
+        if want == now:
+            return []
+        if want == 0:
+            self.rig.bets.command("remove", space=space)
+            return [f"{space} collected {now}"]
+        if want > now:
+            self.rig.bets.command("add", space=space, values=",".join(map(str, chips_for(want - now))))
+            return [f"{space} paid {want - now}"]
+        self.rig.bets.command("remove", space=space)  # less than stands: take it all and lay what stays
+        self.rig.bets.command("place", space=space, values=",".join(map(str, chips_for(want))))
+        return [f"{space} holds {want}"]
+
+    def synced(self, timeout: float = WAIT) -> None:
+        """Wait until the daemon reads every space as the sensor holds it (the same chips), so
+        what the dealer presses next ("No more bets", confirm) meets the chips as they lie."""
+        def same() -> bool:
+            held = {space: sorted(c["uid"] for c in chips) for space, chips in self._spaces().items() if chips}
+            read = {(s["seat"], s["bet"]): sorted([uid for uid, _ in s["chips"]] + list(s["foreign"]))
+                    for s in self.rig.status()["money"]["spaces"] if s["chips"] or s["foreign"]}
+            return held == read
+        self.rig.wait_until(same, timeout, "the daemon to read the chips on the bet sensor's spaces", poll=0.01)
+
+    @staticmethod
+    def _ours(chip: dict) -> bool:
+        return str(chip["uid"]).startswith(UID_PREFIX)
+
+    def _spaces(self) -> dict[tuple[int, str], list[dict]]:
+        """(seat, bet) -> the chips the sensor holds there now, bottom first."""
+        state = self.rig.bets.state()
+        return {(seat, name): state["spaces"].get(str(number), []) for number, seat, name in state["layout"]}
 
     def clear(self) -> None:
         """After the round: every chip off the layout."""
@@ -136,10 +182,9 @@ class Bettors:
         self.stakes[(seat, key)] = self.stakes.get((seat, key), 0) + amount
 
     def _total(self, space: str) -> int:
-        """What lies on `space` ("SEAT:WAGER") now, as the sensor reads it."""
+        """What of the house's chips lies on `space` ("SEAT:WAGER") now, as the sensor holds it."""
         seat, _, key = space.partition(":")
-        state = self.rig.bets.state()
-        for number, seat_of, name in state["layout"]:
-            if (seat_of, name) == (int(seat), key):
-                return sum(chip["value"] for chip in state["spaces"].get(str(number), []))
-        raise RigError(f"the bet sensor has no space {space}")
+        chips = self._spaces().get((int(seat), key))
+        if chips is None:
+            raise RigError(f"the bet sensor has no space {space}")
+        return sum(chip["value"] for chip in chips if self._ours(chip))

@@ -1,5 +1,5 @@
 """The demo's seeded choices: which spots play, which seats accept Fortune 7's player-dealer
-position, when a shoe fault strikes, and whether the supervisor voids a held round.
+position, when a shoe fault or a money fault strikes, and whether the supervisor voids a held round.
 
 One random stream per purpose, each seeded from the demo's seed, so switching faults on does
 not change which spots a seed picks, and the same seed always makes the same choices."""
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from games.round import Game
 
 FAULT_KINDS = ("foreign", "double_draw", "misread", "door_open", "unplug")
+MONEY_FAULT_KINDS = ("mispay", "past_post", "removed_chip", "foreign_chip")
 ACCEPTS_BANK = 0.75  # a seated player offered the player-dealer position takes it this often
 SUPERVISOR_VOIDS = 0.25  # a held round that could be reconstructed is voided this often
 
@@ -31,6 +32,7 @@ class Choices:
         self._seats = random.Random(f"{stream}:seats")
         self._faults = random.Random(f"{stream}:faults")
         self._supervisor = random.Random(f"{stream}:supervisor")
+        self.money = random.Random(f"{stream}:money")  # money faults and what follows them: a stream of their own
 
     def live_spots(self) -> list[int] | None:
         """The seats that play this round (spot games), else None."""
@@ -48,6 +50,12 @@ class Choices:
         if self.fault_rate <= 0 or self._faults.random() >= self.fault_rate:
             return None
         return FaultPlan(self._faults.choice(FAULT_KINDS), self._faults.randint(0, initial_cards))
+
+    def money_fault(self) -> str | None:
+        """This round's money fault, if one strikes (at the same rate as the shoe's, drawn apart)."""
+        if self.fault_rate <= 0 or self.money.random() >= self.fault_rate:
+            return None
+        return self.money.choice(MONEY_FAULT_KINDS)
 
     def supervisor_voids(self) -> bool:
         return self._supervisor.random() < SUPERVISOR_VOIDS

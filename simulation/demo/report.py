@@ -31,6 +31,22 @@ def irregularities(events: list[dict], number: int) -> list[dict]:
             for e in events if e.get("event") == "irregularity" and e.get("round") == number]
 
 
+def money_of_round(events: list[dict], number: int) -> dict:
+    """The round's money as the daemon published it: the wagers of record settled (`tablectl
+    play --wager`'s rows), the refused ones, the house's net, each mispay and the supervisor's
+    accept."""
+    def last(name: str) -> dict:
+        return next((e for e in reversed(events) if e.get("event") == name and e.get("round") == number), {})
+
+    frozen, settled, accepted = last("wagers"), last("settlement"), last("payouts_accepted")
+    return {"wagers": settled.get("wagers", []), "house_net": settled.get("house_net", "0"),
+            "refused": frozen.get("refused", []),
+            "mispays": [{key: e.get(key) for key in ("seat", "bet", "expected", "found", "direction", "clause")}
+                        for e in events if e.get("event") == "irregularity" and e.get("round") == number
+                        and e.get("kind") == "mispay"],
+            "accepted": accepted.get("differences") if accepted else None}
+
+
 def round_line(game_key: str, opened: dict, end: dict, events: list[dict], board: dict[str, str],
                fault: dict | None = None, supervisor: list[dict] | None = None) -> dict:
     """The JSON line: round, game, shoe, cards (shoe order), winner or void + clause, bets

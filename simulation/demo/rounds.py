@@ -8,8 +8,9 @@ from games.registry import get_game, get_table_profile
 from simulation.demo.bettors import Bettors
 from simulation.demo.choices import Choices
 from simulation.demo.faults import Supervisor, initial_deal_size, strike
+from simulation.demo.money_faults import MoneyFaults
 from simulation.demo.player_dealer import PlayerDealerOffers
-from simulation.demo.report import round_line
+from simulation.demo.report import money_of_round, round_line
 from simulation.rig import Rig, RigError
 from simulation.rig.dealer import CARD_STATES, plain_decision
 
@@ -27,6 +28,9 @@ class DemoTable:
         demo_player = get_table_profile(rig.game).demo_player  # the game's own players (Fu Bacc: optimal)
         self.players = demo_player(rig.decks) if demo_player is not None else None
         self.bettors = Bettors(rig, self.game, choices.seed) if "bets" in rig.sims else None  # chips on the sensor
+        self.money_faults = MoneyFaults(rig, self.bettors, choices, self.log) if self.bettors is not None else None
+        self._round = (0, 0)  # the round in play and the event mark it opened at
+        rig.before_confirm = self.before_confirm  # the dealer pays before every confirm the rig presses
 
     def play(self) -> dict:
         """One round, from the offer of the player-dealer position (Fortune 7) and the live
@@ -38,15 +42,20 @@ class DemoTable:
         spots = self.choices.live_spots()
         mark = rig.events.mark()
         number = rig.open_round(spots, close_bets=self.bettors is None)
+        self._round = (number, mark)
         opened = rig.events.wait_for("round_opened", after=mark, round=number)
         stakes: dict = {}
-        if self.bettors is not None:  # the players' chips while betting is open, then "No more bets"
+        if self.bettors is not None and self.money_faults is not None:  # chips while betting is open, then "No more bets"
+            self.money_faults.new_round()
             holder = opened.get("player_dealer")
             stakes = self.bettors.place(spots, holder if isinstance(holder, int) else None)
             self.log.append(f"round {number}: chips on " + (", ".join(f"{seat}:{bet} {amount}" for (seat, bet), amount
                                                                        in sorted(stakes.items())) or "no space"))
+            self.money_faults.while_betting(number)
+            self.bettors.synced()
             self._step()
             rig.press("no_more_bets")
+            self.money_faults.after_no_more_bets(number, mark)
         plan = self.choices.fault(initial_deal_size(self.game, rig.decks, spots))
         fault = self._strike(plan, number, mark) if plan is not None else None
         actions: list[dict] = []
@@ -54,10 +63,13 @@ class DemoTable:
         if end["event"] == "result":
             self.offers.hand_settled()
         board = rig.wait_lamps()
-        line = round_line(rig.game, opened, end, rig.events.since(mark), board, fault, actions)
-        if self.bettors is not None:
+        events = rig.events.since(mark)
+        line = round_line(rig.game, opened, end, events, board, fault, actions)
+        if self.bettors is not None and self.money_faults is not None:
             line["chips"] = [{"seat": seat, "bet": bet, "amount": amount}
                              for (seat, bet), amount in sorted(self.bettors.stakes.items())]
+            line["money"] = money_of_round(events, number)
+            line["money_fault"] = self.money_faults.struck
             self.bettors.clear()
         return line
 
@@ -116,9 +128,12 @@ class DemoTable:
         return choice
 
     def before_confirm(self) -> None:
-        """The dealer pays: every space made to hold what the table says it must."""
-        if self.bettors is not None:
+        """The dealer pays: every space made to hold what the table says it must; with a
+        mispay to make, one space paid wrong first (money_faults)."""
+        if self.bettors is not None and self.money_faults is not None:
             self.log += [f"dealer: {line}" for line in self.bettors.pay(self.rig.status())]
+            self.bettors.synced()
+            self.money_faults.before_confirm(*self._round)
 
     def _step(self) -> None:
         if self.on_step is not None:

@@ -24,6 +24,7 @@ from simulation.rig import RigError
 INTERRUPTED = 130  # headless runs stopped before their N rounds (the shell's code for SIGINT)
 RESULT_PAUSE = 2  # the live view shows a round's end this many paces before the next opens
 REGISTRY = "chips.csv"  # the demo's chip registry, beside its config
+DEMO_CONFIG = {"money": {"chip_unit": "1"}}  # the demo's chip tags carry whole currency units, as its rack is written
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ def running_rig(options: DemoOptions):
             directory, why_not = stack.enter_context(demo_directory(options.directory))
             if directory is None:
                 say(f"{why_not}: this demo runs in a temporary directory, removed when it ends")
-        rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory, bets=True)
+        rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory, bets=True,
+                      config=DEMO_CONFIG)
         registry = rig.dir / REGISTRY  # the cage's chips: the sensor's rack, and the daemon's registry
         chips = write_registry(registry)
         rig.sim_args["bets"] = ["--chips", str(registry)]

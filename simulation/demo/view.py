@@ -188,6 +188,37 @@ def summary(line: dict, width: int = 80, rows: int = RESULT_ROWS, page: int = 0)
     return [fit(first, width)] + [fit(_spot_text(spot, detail), width) for spot, detail in shown]
 
 
+def _by_seat(rows: list[dict], shown, seat: str = "seat") -> str:
+    """`seat 1 banker 25, tie 5 · seat 3 player 50`: rows grouped by seat (or spot), each as `shown(row)`."""
+    seats: dict[int, list[str]] = {}
+    for row in rows:  # in the order the dealer settles
+        seats.setdefault(row["seat"], []).append(f"{row['bet']} {shown(row)}")
+    return " · ".join(f"{seat} {number} {', '.join(bets)}" for number, bets in seats.items())
+
+
+def money_lines(view: ViewState, width: int) -> list[str]:
+    """Two lines: the wagers of record of the round in play (the daemon's status), and the last
+    round's payouts (stake -> what stands after settlement), the house's net and any mispay."""
+    if view.last is None or "money" not in view.last:
+        if not (view.status.get("money") or {}).get("wagers"):
+            return []
+    seat = "spot" if get_game(view.game).uses_spots else "seat"
+    now = (view.status.get("money") or {}).get("wagers") or []
+    number = (view.status.get("round") or {}).get("number")
+    wagers = f"wagers round {number}: " + _by_seat(now, lambda w: w["stake"], seat) if now and number else "wagers -"
+    if view.last is None or "money" not in view.last:
+        return [fit(wagers, width), "paid -"]
+    last = view.last["money"]
+    net = last["house_net"]
+    paid = f"round {view.last['round']} paid: house {'+' if not net.startswith('-') and net != '0' else ''}{net}"
+    for mispay in last["mispays"]:  # first: the line may not hold every payout
+        paid += (f" · MISPAY {seat} {mispay['seat']} {mispay['bet']} {mispay['found']} for {mispay['expected']} "
+                 f"({mispay['direction']}, {'accepted' if last['accepted'] else 'corrected'})")
+    if last["wagers"]:
+        paid += " · " + _by_seat(last["wagers"], lambda w: f"{w['stake']}→{w['back']}", seat)
+    return [fit(wagers, width), fit(paid, width)]
+
+
 def _lamp_lines(view: ViewState, width: int) -> list[str]:
     groups = lamp_groups(view.lamps)
     result = "lit  result: " + (" ".join(_short_lamps(groups["result"])) or "-")
@@ -232,7 +263,7 @@ def render(view: ViewState, width: int = 80, height: int = 24) -> str:
     history = "history  " + (" ".join(tokens) or "-")
     footers = [f"{FOOTER} · journal {view.journal}", f"{SHORT_FOOTER} · journal {view.journal}"] if view.journal else []
     footer = next((text for text in footers if len(text) <= width), fit(FOOTER, width))
-    middle = [*last, history, rule]
+    middle = [*last, *money_lines(view, width), history, rule]
     room = height - len(top) - len(middle) - 1
     lines = top + middle + _log_lines(view, width, room) + [footer]
     return "\n".join(lines if len(lines) <= height else lines[:height - 1] + [footer])

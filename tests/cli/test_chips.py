@@ -197,3 +197,10 @@ def test_no_daemon_is_exit_1_naming_the_socket(tmp_path, capsys):
     path = registry_file(tmp_path, ["047b0000000001,25,Lotus"])
     code, _, err = run(capsys, "import", path, "--socket", str(tmp_path / "none.sock"))
     assert code == 1 and "none.sock" in err
+
+
+def test_batches_hold_no_more_rows_than_the_daemon_takes_in_one_command():
+    """Short rows fit many to a line; the daemon refuses more than MAX_ROWS in one command."""
+    items = [f"047b{n:010x},1,demo" for n in range(2 * MAX_ROWS + 1)]
+    sizes = [len(batch) for batch in batches("chips_import", "chips", items)]
+    assert sizes == [MAX_ROWS, MAX_ROWS, 1]

@@ -1,5 +1,6 @@
 """The simulated panel and lights, as separate processes on real ptys."""
 import json
+import time
 
 from firmware_bridge.enums import ErrorCode, LampPattern
 from firmware_bridge.link_events import Connected, PeerRebooted
@@ -22,7 +23,9 @@ def test_panel_buttons_and_key(start_sim, open_host):
     assert host.wait_event(Connected).hello.kind.name == "PANEL"
     panel.ok("press", button=3)
     panel.ok("release", button=3)
-    panel.ok("click", button=7)
+    before = time.monotonic()
+    clicked = panel.ok("click", button=7)
+    assert before <= clicked["written_at"] <= time.monotonic()  # when the press went out (bench/bench_money_daemon.py)
     panel.ok("key", on=True)
     events = host.wait_messages(Button, 4)
     assert events == [Button(3, True), Button(3, False), Button(7, True), Button(7, False)]

@@ -3,9 +3,9 @@ process on a pty, taking its chips from the demo's registry): chips laid while b
 Bacc's Play at twice the Ante, the dealer's paying step against the status's `money.payouts`
 as the money contract shapes them, the layout cleared after the round.
 
-The daemon does not give `money.payouts` here (the table's money is built elsewhere), so the
-paying step is fed a status of the contract's shape; the rig around the simulator is a plain
-holder of it (Bettors uses only `rig.bets`)."""
+Here the paying step is fed a status of the contract's shape, so the simulator alone is needed
+(the rig around it is a plain holder: Bettors.pay uses only `rig.bets`); the demo's runs against
+the real daemon (test_demo_headless, test_demo_faults) check the same step end to end."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -90,4 +90,27 @@ def test_the_dealer_pays_each_space_what_the_table_says_it_must_hold(sensor):
     assert bettors.pay(status) == []  # paid already: nothing more to do
     assert bettors.pay({"round": None}) == []  # a table that gives no payouts: the dealer leaves the spaces
     bettors.clear()
+    assert totals(sim) == {}
+
+
+def test_the_dealer_pays_envy_on_the_bonus_space_and_clears_refused_and_foreign_chips(sensor):
+    bettors, sim = sensor("paigow")
+    for seat, bet, amount in ((1, "standard", 25), (1, "fortune_bonus", 5), (2, "standard", 10)):
+        bettors._lay(seat, bet, amount)
+    sim.command("foreign", space="2:standard", value=25)  # the wager is refused: its space must end empty
+    status = {"money": {"payouts": [
+        {"seat": 1, "bet": "standard", "stake": "25", "net": "23", "back": "48", "commission": "2"},
+        {"seat": 1, "bet": "fortune_bonus", "stake": "5", "net": "-5", "back": "0", "commission": "0"},
+        {"seat": 1, "bet": "envy", "stake": "0", "net": "50", "back": "50", "commission": "0"}]}}
+    assert bettors.owed(status) == {(1, "standard"): 48, (1, "fortune_bonus"): 50}
+    done = bettors.pay(status)
+    assert totals(sim) == {"1:standard": 48, "1:fortune_bonus": 50}  # totals count foreign chips too: none is left
+    assert any("foreign chip" in line for line in done) and "2:standard collected 10" in done
+
+
+def test_with_every_wager_refused_the_dealer_empties_every_space(sensor):
+    bettors, sim = sensor("fortune6")
+    bettors._lay(4, "player", 100)
+    sim.command("foreign", space="4:player", value=25)
+    assert bettors.pay({"money": {"payout_check": True, "payouts": []}}) != []
     assert totals(sim) == {}

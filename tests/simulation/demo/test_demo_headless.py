@@ -2,12 +2,16 @@
 round agreeing with the rules engine (cards replayed through games.replay with the same spots
 and decisions give the same winner and bets), the lamps showing the result, Fu Bacc decided by
 the optimal strategy, the same seed dealing the same cards, and nothing left running."""
+import json
+from fractions import Fraction
+
 import pytest
 from cross_check import check_result_round, optimal_actions
 from demo_process import assert_all_stopped, run_demo, started_by
 
+from cli import main as tablectl
 from controller.journal import iter_records, last_rounds, open_readonly, verify
-from games.registry import GAME_KEYS
+from games.registry import GAME_KEYS, get_game
 
 SEED = 21
 
@@ -101,3 +105,27 @@ def test_stdout_holds_only_the_json_lines(runs):
     keys = {"round", "game", "shoe", "cards", "winner", "void", "clause", "bets", "lamps", "irregularities"}
     assert all(keys <= set(line) for line in run.lines)
 
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_the_dealer_pays_every_space_and_the_money_agrees_with_tablectl_play(runs, game, capsys):
+    """Every round was confirmed with each space holding its payout (a refused confirm stops the
+    demo); the daemon's settlement of the chips laid is what `tablectl play --wager` settles."""
+    rules = get_game(game)
+    assert runs[game].code == 0 and len(runs[game].lines) == 3, runs[game].stderr
+    for line in runs[game].lines:
+        money = line["money"]
+        assert money["mispays"] == [] and money["refused"] == [] and line["money_fault"] is None
+        laid = [chip for chip in line["chips"] if rules.wagers[chip["bet"]].stake_of is None]  # Fu Bacc's Play is derived
+        assert laid, "no chips laid"
+        args = ["play", game, *line["cards"], "--json", *[f"--wager={c['seat']}:{c['bet']}={c['amount']}" for c in laid]]
+        if "live_spots" in line:
+            args += ["--spots", ",".join(map(str, line["live_spots"])), "--decide",
+                     *[f"{spot}={','.join(made)}" for spot, made in line["decisions"].items()]]
+        capsys.readouterr()
+        assert tablectl(args) == 0, capsys.readouterr().err
+        played = json.loads(capsys.readouterr().out)["money"]
+        key = lambda w: (w["seat"], w["bet"])  # noqa: E731
+        assert sorted(money["wagers"], key=key) == sorted(played["wagers"], key=key), line["round"]
+        assert money["house_net"] == played["house_net"]
+        assert sum(Fraction(w["net"]) for w in money["wagers"]) == -Fraction(money["house_net"])  # conserved
