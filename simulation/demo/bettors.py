@@ -7,6 +7,8 @@ At start the demo writes a chip registry (DENOMINATIONS × CHIPS_PER_VALUE chips
 spaces of their seat (baccarat: a few random seats; Fu Bacc and Pai Gow: the live spots): a
 line wager of a small random stake, and now and then a small side wager the rules allow
 beside it. A Fu Bacc spot that plays adds its Play wager, twice the Ante (fubacc procedure 8).
+At Fortune 7 the player-dealer lays the bank's stake on its seat's `bank` space (a California
+table deals only with a bank: docs/money.md).
 
 Before "confirm" the dealer makes each space hold what the table says it must (`back` of each
 wager in the status's `money.payouts`, Pai Gow's Envy on the Fortune Bonus space; a losing or
@@ -21,7 +23,10 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from games.baccarat.california.fees import schedule
+from games.baccarat.california.stakes import BANK
 from games.money import BadAmount, parse_amount
+from games.registry import get_table_profile
 from games.round import Game
 from simulation.rig import Rig, RigError
 from simulation.rig.events import WAIT
@@ -34,6 +39,8 @@ UID_BASE = 0x0D00000000  # the demo's chips: 04 7B 0D ..., apart from the simula
 UID_PREFIX = "047b0d"
 STAKES = (5, 10, 25, 50, 100)
 SIDE_STAKES = (1, 2, 5)
+BANK_STAKES = (200, 500, 1000)  # the player-dealer's bank
+BANKED_SCHEDULE = 3  # a banked table's collection schedule: $5 minimum, $100 a spot, so the stakes above fit
 SIDE_WAGER_CHANCE = 0.3
 MAX_BACCARAT_PLAYERS = 4
 IMPORT_WAIT = 60.0  # a guard against a hang, not a measure
@@ -78,6 +85,9 @@ class Bettors:
         self.lines = [key for key, w in wagers.items() if w.needs is None and w.stake_of is None]
         self.main = self.lines[:1] if game.uses_spots else self.lines[:2]  # ante / standard; player or banker
         self.stakes: dict[tuple[int, str], int] = {}  # this round's chips, by (seat, wager)
+        self.banked = get_table_profile(game.key).player_dealer is not None  # the player-dealer lays a bank
+        minimum = int(schedule(BANKED_SCHEDULE).minimum) if self.banked else 0  # its limits bound every wager
+        self.side_stakes = tuple(s for s in SIDE_STAKES if s >= minimum) or (minimum,)
 
     def place(self, spots: Sequence[int] | None, player_dealer: int | None = None) -> dict[tuple[int, str], int]:
         """The players' chips while betting is open; what each space holds."""
@@ -93,7 +103,10 @@ class Bettors:
             beside = [key for key, w in self.game.wagers.items()
                       if key not in self.main and w.stake_of is None and (w.needs is None or main in w.needs.any_of)]
             if beside and self.rng.random() < SIDE_WAGER_CHANCE:
-                self._lay(seat, self.rng.choice(beside), self.rng.choice(SIDE_STAKES))
+                self._lay(seat, self.rng.choice(beside), self.rng.choice(self.side_stakes))
+        if self.banked and player_dealer is not None:  # the bank's stake: not a wager of the game's
+            amount = self.rng.choice(BANK_STAKES)
+            self.rig.bets.command("add", space=f"{player_dealer}:{BANK}", values=",".join(map(str, chips_for(amount))))
         return dict(self.stakes)
 
     def decided(self, spot: int, decision: str | None) -> None:
@@ -118,6 +131,9 @@ class Bettors:
             if back.denominator != 1:
                 raise RigError(f"payout of {key[0]}:{key[1]}: {wager['back']} is not a whole chip of the demo's")
             owed[key] = owed.get(key, 0) + int(back)
+        bank = (status.get("money") or {}).get("player_dealer") or {}
+        if "back" in bank:  # what stands on the player-dealer's bank space once the bank has settled
+            owed[(int(bank["seat"]), BANK)] = int(parse_amount(str(bank["back"])))
         return owed
 
     def pay(self, status: dict) -> list[str]:

@@ -44,7 +44,10 @@ def money_of_round(events: list[dict], number: int) -> dict:
             "mispays": [{key: e.get(key) for key in ("seat", "bet", "expected", "found", "direction", "clause")}
                         for e in events if e.get("event") == "irregularity" and e.get("round") == number
                         and e.get("kind") == "mispay"],
-            "accepted": accepted.get("differences") if accepted else None}
+            "accepted": accepted.get("differences") if accepted else None,
+            # Fortune 7 banked by its player-dealer: the bank's settlement and the fees taken before the deal
+            **({"player_dealer": settled["player_dealer"], "fees": frozen.get("fees")}
+               if settled.get("player_dealer") else {})}
 
 
 def round_line(game_key: str, opened: dict, end: dict, events: list[dict], board: dict[str, str],

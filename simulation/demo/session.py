@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from games.registry import DEFAULT_GAME, get_game
-from simulation.demo.bettors import import_registry, write_registry
+from games.registry import DEFAULT_GAME, get_game, get_table_profile
+from simulation.demo.bettors import BANKED_SCHEDULE, import_registry, write_registry
 from simulation.demo.choices import Choices
 from simulation.demo.colour import colour_wanted, paint
 from simulation.demo.paced_rig import PacedRig
@@ -52,8 +52,10 @@ def running_rig(options: DemoOptions):
             directory, why_not = stack.enter_context(demo_directory(options.directory))
             if directory is None:
                 say(f"{why_not}: this demo runs in a temporary directory, removed when it ends")
+        config = {**DEMO_CONFIG, **({"fortune7": {"collection_schedule": BANKED_SCHEDULE}}
+                                    if get_table_profile(options.game).player_dealer else {})}
         rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory, bets=True,
-                      config=DEMO_CONFIG)
+                       config=config)
         registry = rig.dir / REGISTRY  # the cage's chips: the sensor's rack, and the daemon's registry
         chips = write_registry(registry)
         rig.sim_args["bets"] = ["--chips", str(registry)]

@@ -119,6 +119,9 @@ def test_the_dealer_pays_every_space_and_the_money_agrees_with_tablectl_play(run
         laid = [chip for chip in line["chips"] if rules.wagers[chip["bet"]].stake_of is None]  # Fu Bacc's Play is derived
         assert laid, "no chips laid"
         args = ["play", game, *line["cards"], "--json", *[f"--wager={c['seat']}:{c['bet']}={c['amount']}" for c in laid]]
+        if "player_dealer" in money:  # Fortune 7: the bank that covered them, the schedule that took the fees
+            bank = money["player_dealer"]
+            args += ["--player-dealer", f"{bank['seat']}={bank['stake']}", "--schedule", str(money["fees"]["option"])]
         if "live_spots" in line:
             args += ["--spots", ",".join(map(str, line["live_spots"])), "--decide",
                      *[f"{spot}={','.join(made)}" for spot, made in line["decisions"].items()]]
@@ -128,4 +131,10 @@ def test_the_dealer_pays_every_space_and_the_money_agrees_with_tablectl_play(run
         key = lambda w: (w["seat"], w["bet"])  # noqa: E731
         assert sorted(money["wagers"], key=key) == sorted(played["wagers"], key=key), line["round"]
         assert money["house_net"] == played["house_net"]
-        assert sum(Fraction(w["net"]) for w in money["wagers"]) == -Fraction(money["house_net"])  # conserved
+        nets = sum(Fraction(w["net"]) for w in money["wagers"])
+        if "player_dealer" in money:  # the bank nets what the bettors lose; the house takes only the fees
+            bank = money["player_dealer"]
+            assert nets + Fraction(bank["net"]) == 0
+            assert Fraction(money["house_net"]) == sum(Fraction(w["fee"]) for w in money["wagers"]) + Fraction(bank["fee"])
+        else:
+            assert nets == -Fraction(money["house_net"])  # conserved
