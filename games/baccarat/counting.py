@@ -166,3 +166,75 @@ def coup_counts(counts: tuple[int, ...]) -> dict[Coup, int]:
     if four_fours:
         counted[Coup(8, 8, 2, 2, fours=True)] = four_fours * rest2
     return counted
+
+
+# Per initial totals (P, B): which moments a draw reads (_draws), and per Player third card
+# whether the Banker draws: the Table of Play asked once, not per shoe.
+_DRAWS = [[_draws(p, b) for b in POINTS] for p in POINTS]
+_BANKER_DRAWS = [[[banker_draws(p, b, v) for v in POINTS] for b in POINTS] for p in POINTS]
+_OTHER_HANDS = tuple(tuple((x, y) for x in POINTS for y in POINTS if (x + y) % 10 == total) for total in POINTS)
+
+
+@lru_cache(maxsize=256)
+def coup_counts_given_hand(counts: tuple[int, ...], player: bool, first: int, second: int) -> dict[Coup, int]:
+    """Coup -> number of ordered ways to deal the round's other cards (the other hand's two and
+    the third cards, filled to four positions) once one hand's initial two cards, of points
+    `first` and `second`, are out of a shoe of `counts` (the counts before they are taken out).
+    Sums to (N-2)(N-3)(N-4)(N-5): the same moments as `coup_counts`, over the other hand only."""
+    left = list(counts)
+    left[first] -= 1
+    left[second] -= 1
+    if len(counts) != 10 or min(left) < 0:
+        raise ValueError(f"a shoe with {counts!r} cards of each point cannot deal {first} and {second}")
+    n = sum(left)
+    if n < ROUND_PREFIX - 2:
+        raise ValueError(f"a shoe of {n + 2} cards cannot deal a round of {ROUND_PREFIX}")
+    fixed = (first + second) % 10
+    out = [0] * 400  # index ((P x 10 + B) x 2 + player's cards - 2) x 2 + banker's cards - 2
+    rest2, rest1 = falling(n - 2, 2), n - 3  # ways to fill unused positions 5-6, or 6
+    for other in POINTS:
+        p, b = (fixed, other) if player else (other, fixed)
+        draws = _DRAWS[p][b]
+        s0, s1, s2 = 0, [0] * 10, [[0] * 10 for _ in POINTS]
+        for x, y in _OTHER_HANDS[other]:  # the other hand's two cards: S0, and S1, S2 where read
+            w = left[x] * (left[y] - (x == y))
+            if not w:
+                continue
+            s0 += w
+            if draws:
+                s1[x] += w
+                s1[y] += w
+                if draws > 1:
+                    s2[x][x] += w
+                    s2[x][y] += w
+                    s2[y][x] += w
+                    s2[y][y] += w
+        if not s0:
+            continue
+        if not draws:
+            out[(p * 10 + b) * 4] += s0 * rest2
+        elif draws == 1:  # the player stands, the banker draws
+            for w in POINTS:
+                out[(p * 10 + (b + w) % 10) * 4 + 1] += (left[w] * s0 - s1[w]) * rest1
+        else:
+            banker = _BANKER_DRAWS[p][b]
+            for v in POINTS:
+                pf = (p + v) % 10
+                cv = left[v]
+                if not banker[v]:
+                    out[(pf * 10 + b) * 4 + 2] += (cv * s0 - s1[v]) * rest1
+                    continue
+                s1v, s2v = s1[v], s2[v]
+                for w in POINTS:
+                    cw = left[w] - (v == w)
+                    out[(pf * 10 + (b + w) % 10) * 4 + 3] += cv * cw * s0 - cv * s1[w] - cw * s1v + s2v[w]
+    four_fours = falling(left[4], 2) * rest2 if first == second == 4 else 0
+    if four_fours:  # both hands 4+4: a natural 8-8 tie, told apart for ruling 4
+        out[88 * 4] -= four_fours
+    counted = {_COUPS[index]: count for index, count in enumerate(out) if count}
+    if four_fours:
+        counted[Coup(8, 8, 2, 2, fours=True)] = four_fours
+    return counted
+
+
+_COUPS = tuple(Coup(p, b, 2 + pc, 2 + bc) for p in POINTS for b in POINTS for pc in (0, 1) for bc in (0, 1))
