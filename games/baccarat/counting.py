@@ -175,12 +175,18 @@ _BANKER_DRAWS = [[[banker_draws(p, b, v) for v in POINTS] for b in POINTS] for p
 _OTHER_HANDS = tuple(tuple((x, y) for x in POINTS for y in POINTS if (x + y) % 10 == total) for total in POINTS)
 
 
-@lru_cache(maxsize=256)
 def coup_counts_given_hand(counts: tuple[int, ...], player: bool, first: int, second: int) -> dict[Coup, int]:
     """Coup -> number of ordered ways to deal the round's other cards (the other hand's two and
     the third cards, filled to four positions) once one hand's initial two cards, of points
     `first` and `second`, are out of a shoe of `counts` (the counts before they are taken out).
     Sums to (N-2)(N-3)(N-4)(N-5): the same moments as `coup_counts`, over the other hand only."""
+    table = coup_table_given_hand(counts, player, first, second)
+    return {COUP_TABLE[index]: count for index, count in enumerate(table) if count}
+
+
+def coup_table_given_hand(counts: tuple[int, ...], player: bool, first: int, second: int) -> list[int]:
+    """`coup_counts_given_hand` as a list: the count of the Coup COUP_TABLE[i] at i (no Coup
+    built or hashed: a pair wager's covariance sums twenty of these a composition)."""
     left = list(counts)
     left[first] -= 1
     left[second] -= 1
@@ -224,17 +230,15 @@ def coup_counts_given_hand(counts: tuple[int, ...], player: bool, first: int, se
                 if not banker[v]:
                     out[(pf * 10 + b) * 4 + 2] += (cv * s0 - s1[v]) * rest1
                     continue
-                s1v, s2v = s1[v], s2[v]
-                for w in POINTS:
-                    cw = left[w] - (v == w)
-                    out[(pf * 10 + (b + w) % 10) * 4 + 3] += cv * cw * s0 - cv * s1[w] - cw * s1v + s2v[w]
-    four_fours = falling(left[4], 2) * rest2 if first == second == 4 else 0
-    if four_fours:  # both hands 4+4: a natural 8-8 tie, told apart for ruling 4
-        out[88 * 4] -= four_fours
-    counted = {_COUPS[index]: count for index, count in enumerate(out) if count}
-    if four_fours:
-        counted[Coup(8, 8, 2, 2, fours=True)] = four_fours
-    return counted
+                spare, s2v, base = cv * s0 - s1[v], s2[v], pf * 40 + 3  # spare: S0 x c_v less S1[v]
+                for w in POINTS:  # c_w (c_v S0 - S1[v]) - c_v S1[w] + S2[v][w], c_w less the third card v
+                    out[base + (b + w) % 10 * 4] += (left[w] - (v == w)) * spare - cv * s1[w] + s2v[w]
+    out.append(falling(left[4], 2) * rest2 if first == second == 4 else 0)
+    out[88 * 4] -= out[-1]  # both hands 4+4: a natural 8-8 tie, told apart for ruling 4
+    return out
 
 
-_COUPS = tuple(Coup(p, b, 2 + pc, 2 + bc) for p in POINTS for b in POINTS for pc in (0, 1) for bc in (0, 1))
+# Index -> Coup of coup_table_given_hand: ((P x 10 + B) x 2 + Player's cards - 2) x 2 + Banker's
+# cards - 2, and last both hands 4+4
+COUP_TABLE = (*(Coup(p, b, 2 + pc, 2 + bc) for p in POINTS for b in POINTS for pc in (0, 1) for bc in (0, 1)),
+              Coup(8, 8, 2, 2, fours=True))

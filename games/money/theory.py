@@ -34,9 +34,10 @@ from functools import cached_property, lru_cache
 
 from games.analysis import BetOdds
 from games.baccarat.counting import (
+    COUP_TABLE,
     composition_points,
     coup_counts,
-    coup_counts_given_hand,
+    coup_table_given_hand,
     falling,
     total_prefixes,
 )
@@ -180,17 +181,19 @@ class _MainWagers:
         self.denominator = _common(net for table in nets.values() for net in table.values())
         self.nets = {key: {outcome: int(net * self.denominator) for outcome, net in table.items()}
                      for key, table in nets.items()}
-        self.values: dict[Coup, tuple[int, ...]] = {}
+        self.table = [self.values(coup) for coup in COUP_TABLE]
 
-    def sums(self, coups: Mapping[Coup, int]) -> tuple[list[int], list[list[int]]]:
-        """Sum of count x scaled net per wager, and of count x net x net per two wagers."""
+    def values(self, coup: Coup) -> tuple[int, ...]:
+        outcomes = self.game.settle_coup(coup)
+        return tuple(self.nets[key][outcomes[key]] for key in self.keys)
+
+    def sums(self, coups: Iterable[tuple[tuple[int, ...], int]]) -> tuple[list[int], list[list[int]]]:
+        """Sum of count x scaled net per wager, and of count x net x net per two wagers, over
+        (scaled nets, count) of many Coups."""
         by_values: dict[tuple[int, ...], int] = {}
-        for coup, count in coups.items():
-            values = self.values.get(coup)
-            if values is None:
-                outcomes = self.game.settle_coup(coup)
-                values = self.values[coup] = tuple(self.nets[key][outcomes[key]] for key in self.keys)
-            by_values[values] = by_values.get(values, 0) + count
+        for values, count in coups:
+            if count:
+                by_values[values] = by_values.get(values, 0) + count
         first = [0] * len(self.keys)
         second = [[0] * len(self.keys) for _ in self.keys]
         for values, count in by_values.items():
@@ -289,7 +292,7 @@ def _baccarat(game: BaccaratGame, composition: Mapping[Card, int]) -> RoundTheor
     n = sum(points)
     main = _MAIN.get(game.key) or _MAIN.setdefault(game.key, _MainWagers(game))
     keys, scale = main.keys, main.denominator
-    first, second = main.sums(coup_counts(points))
+    first, second = main.sums((main.values(coup), count) for coup, count in coup_counts(points).items())
     total = total_prefixes(points)
     mean = {a: Fraction(first[i], total * scale) for i, a in enumerate(keys)}
     covariance = {(a, b): Fraction(second[i][j], total * scale * scale) - mean[a] * mean[b]
@@ -303,7 +306,7 @@ def _baccarat(game: BaccaratGame, composition: Mapping[Card, int]) -> RoundTheor
     for key, wager in pairs.items():  # E[V_a U_k]: over the hand's first two points, E[V_a | them]
         together = [0] * len(keys)
         for (p1, p2), weight in wager.by_points.items():
-            given, _ = main.sums(coup_counts_given_hand(points, wager.hand == PLAYER, p1, p2))
+            given, _ = main.sums(zip(main.table, coup_table_given_hand(points, wager.hand == PLAYER, p1, p2)))
             for i, value in enumerate(given):
                 together[i] += weight * value
         for i, a in enumerate(keys):  # the house's nets are -V: Cov(-V_a, -(U_k - 1)) = Cov(V_a, U_k)
