@@ -187,16 +187,28 @@ class _MainWagers:
         outcomes = self.game.settle_coup(coup)
         return tuple(self.nets[key][outcomes[key]] for key in self.keys)
 
-    def sums(self, coups: Iterable[tuple[tuple[int, ...], int]]) -> tuple[list[int], list[list[int]]]:
-        """Sum of count x scaled net per wager, and of count x net x net per two wagers, over
-        (scaled nets, count) of many Coups."""
-        by_values: dict[tuple[int, ...], int] = {}
+    @staticmethod
+    def by_values(coups: Iterable[tuple[tuple[int, ...], int]]) -> dict[tuple[int, ...], int]:
+        """(scaled nets, count) of many Coups summed per distinct nets."""
+        summed: dict[tuple[int, ...], int] = {}
         for values, count in coups:
             if count:
-                by_values[values] = by_values.get(values, 0) + count
+                summed[values] = summed.get(values, 0) + count
+        return summed
+
+    def sums(self, coups: Iterable[tuple[tuple[int, ...], int]]) -> list[int]:
+        """Sum of count x scaled net per wager over (scaled nets, count) of many Coups."""
+        first = [0] * len(self.keys)
+        for values, count in self.by_values(coups).items():
+            for i, vi in enumerate(values):
+                first[i] += count * vi
+        return first
+
+    def products(self, coups: Iterable[tuple[tuple[int, ...], int]]) -> tuple[list[int], list[list[int]]]:
+        """`sums`, and the sum of count x net x net per two wagers."""
         first = [0] * len(self.keys)
         second = [[0] * len(self.keys) for _ in self.keys]
-        for values, count in by_values.items():
+        for values, count in self.by_values(coups).items():
             for i, vi in enumerate(values):
                 first[i] += count * vi
                 row = second[i]
@@ -292,7 +304,7 @@ def _baccarat(game: BaccaratGame, composition: Mapping[Card, int]) -> RoundTheor
     n = sum(points)
     main = _MAIN.get(game.key) or _MAIN.setdefault(game.key, _MainWagers(game))
     keys, scale = main.keys, main.denominator
-    first, second = main.sums((main.values(coup), count) for coup, count in coup_counts(points).items())
+    first, second = main.products((main.values(coup), count) for coup, count in coup_counts(points).items())
     total = total_prefixes(points)
     mean = {a: Fraction(first[i], total * scale) for i, a in enumerate(keys)}
     covariance = {(a, b): Fraction(second[i][j], total * scale * scale) - mean[a] * mean[b]
@@ -306,7 +318,7 @@ def _baccarat(game: BaccaratGame, composition: Mapping[Card, int]) -> RoundTheor
     for key, wager in pairs.items():  # E[V_a U_k]: over the hand's first two points, E[V_a | them]
         together = [0] * len(keys)
         for (p1, p2), weight in wager.by_points.items():
-            given, _ = main.sums(zip(main.table, coup_table_given_hand(points, wager.hand == PLAYER, p1, p2)))
+            given = main.sums(zip(main.table, coup_table_given_hand(points, wager.hand == PLAYER, p1, p2), strict=True))
             for i, value in enumerate(given):
                 together[i] += weight * value
         for i, a in enumerate(keys):  # the house's nets are -V: Cov(-V_a, -(U_k - 1)) = Cov(V_a, U_k)
