@@ -166,3 +166,79 @@ def coup_counts(counts: tuple[int, ...]) -> dict[Coup, int]:
     if four_fours:
         counted[Coup(8, 8, 2, 2, fours=True)] = four_fours * rest2
     return counted
+
+
+# Per initial totals (P, B): which moments a draw reads (_draws), and per Player third card
+# whether the Banker draws: the Table of Play asked once, not per shoe.
+_DRAWS = [[_draws(p, b) for b in POINTS] for p in POINTS]
+_BANKER_DRAWS = [[[banker_draws(p, b, v) for v in POINTS] for b in POINTS] for p in POINTS]
+_OTHER_HANDS = tuple(tuple((x, y) for x in POINTS for y in POINTS if (x + y) % 10 == total) for total in POINTS)
+
+
+def coup_counts_given_hand(counts: tuple[int, ...], player: bool, first: int, second: int) -> dict[Coup, int]:
+    """Coup -> number of ordered ways to deal the round's other cards (the other hand's two and
+    the third cards, filled to four positions) once one hand's initial two cards, of points
+    `first` and `second`, are out of a shoe of `counts` (the counts before they are taken out).
+    Sums to (N-2)(N-3)(N-4)(N-5): the same moments as `coup_counts`, over the other hand only."""
+    table = coup_table_given_hand(counts, player, first, second)
+    return {COUP_TABLE[index]: count for index, count in enumerate(table) if count}
+
+
+def coup_table_given_hand(counts: tuple[int, ...], player: bool, first: int, second: int) -> list[int]:
+    """`coup_counts_given_hand` as a list: the count of the Coup COUP_TABLE[i] at i (no Coup
+    built or hashed: a pair wager's covariance sums twenty of these a composition)."""
+    left = list(counts)
+    left[first] -= 1
+    left[second] -= 1
+    if len(counts) != 10 or min(left) < 0:
+        raise ValueError(f"a shoe with {counts!r} cards of each point cannot deal {first} and {second}")
+    n = sum(left)
+    if n < ROUND_PREFIX - 2:
+        raise ValueError(f"a shoe of {n + 2} cards cannot deal a round of {ROUND_PREFIX}")
+    fixed = (first + second) % 10
+    out = [0] * 400  # index ((P x 10 + B) x 2 + player's cards - 2) x 2 + banker's cards - 2
+    rest2, rest1 = falling(n - 2, 2), n - 3  # ways to fill unused positions 5-6, or 6
+    for other in POINTS:
+        p, b = (fixed, other) if player else (other, fixed)
+        draws = _DRAWS[p][b]
+        s0, s1, s2 = 0, [0] * 10, [[0] * 10 for _ in POINTS]
+        for x, y in _OTHER_HANDS[other]:  # the other hand's two cards: S0, and S1, S2 where read
+            w = left[x] * (left[y] - (x == y))
+            if not w:
+                continue
+            s0 += w
+            if draws:
+                s1[x] += w
+                s1[y] += w
+                if draws > 1:
+                    s2[x][x] += w
+                    s2[x][y] += w
+                    s2[y][x] += w
+                    s2[y][y] += w
+        if not s0:
+            continue
+        if not draws:
+            out[(p * 10 + b) * 4] += s0 * rest2
+        elif draws == 1:  # the player stands, the banker draws
+            for w in POINTS:
+                out[(p * 10 + (b + w) % 10) * 4 + 1] += (left[w] * s0 - s1[w]) * rest1
+        else:
+            banker = _BANKER_DRAWS[p][b]
+            for v in POINTS:
+                pf = (p + v) % 10
+                cv = left[v]
+                if not banker[v]:
+                    out[(pf * 10 + b) * 4 + 2] += (cv * s0 - s1[v]) * rest1
+                    continue
+                spare, s2v, base = cv * s0 - s1[v], s2[v], pf * 40 + 3  # spare: S0 x c_v less S1[v]
+                for w in POINTS:  # c_w (c_v S0 - S1[v]) - c_v S1[w] + S2[v][w], c_w less the third card v
+                    out[base + (b + w) % 10 * 4] += (left[w] - (v == w)) * spare - cv * s1[w] + s2v[w]
+    out.append(falling(left[4], 2) * rest2 if first == second == 4 else 0)
+    out[88 * 4] -= out[-1]  # both hands 4+4: a natural 8-8 tie, told apart for ruling 4
+    return out
+
+
+# Index -> Coup of coup_table_given_hand: ((P x 10 + B) x 2 + Player's cards - 2) x 2 + Banker's
+# cards - 2, and last both hands 4+4
+COUP_TABLE = (*(Coup(p, b, 2 + pc, 2 + bc) for p in POINTS for b in POINTS for pc in (0, 1) for bc in (0, 1)),
+              Coup(8, 8, 2, 2, fours=True))

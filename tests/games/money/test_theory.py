@@ -3,6 +3,7 @@ seeded simulation: rounds dealt at random from the same composition, whose sampl
 variance of the house's net must lie within a few standard errors of the exact figures."""
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -10,7 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from games.cards import Card
+from games.baccarat.counting import coup_counts, coup_counts_given_hand, falling
+from games.cards import Card, parse_card
 from games.fubacc.hands import lucky_monkey_line
 from games.fubacc.wagers import LUCKY_MONKEY
 from games.live_edge import cards_left
@@ -63,7 +65,7 @@ def test_a_variance_from_its_outcome_rows() -> None:
 
 @pytest.mark.parametrize("game_key, bets, out", [
     ("fortune7", ("banker", "player", "tie", "fortune7", "one_up"), 0),
-    ("fortune6", ("banker", "player_pair", "fortune6"), 150),
+    ("fortune6", ("banker", "player_pair", "banker_pair", "fortune6"), 150),
 ])
 def test_variance_against_simulation(game_key: str, bets: tuple[str, ...], out: int) -> None:
     rng = random.Random(20261126 + out)
@@ -81,6 +83,11 @@ def test_variance_against_simulation(game_key: str, bets: tuple[str, ...], out: 
     expected, variance, unknown = theory.of_stakes(stakes)
     assert unknown == 0
     _check([-float(sum(s * r[b] for _, b, s in stakes)) for r in rounds], expected, variance)
+    if game.pair_wagers:  # Banker with both pair wagers: their covariances with it and each other
+        stakes = [(1, "banker", Fraction(25)), (1, "player_pair", Fraction(5)), (2, "banker_pair", Fraction(5)),
+                  (2, "player", Fraction(10))]
+        expected, variance, _ = theory.of_stakes(stakes)
+        _check([-float(sum(s * r[b] for _, b, s in stakes)) for r in rounds], expected, variance)
 
 
 def test_player_and_banker_move_against_each_other() -> None:
@@ -130,3 +137,74 @@ def test_fu_baccs_lucky_monkey_against_simulation() -> None:
         line = lucky_monkey_line(first.point == 0 and second.point == 0, up.point)
         samples.append(-float(win(LUCKY_MONKEY, line).net(1)) if line else 1.0)
     _check(samples, theory.edge, theory.variance)
+
+
+def _every_deal(game_key: str, shoe: list[Card]) -> list[dict[str, Fraction]]:
+    """The bettor's net per unit of every bet, for every order of six of the shoe's physical
+    cards (a round uses the first four to six): each order equally likely, as in a shuffle."""
+    game = get_game(game_key)
+    settled: dict[tuple[Card, ...], dict[str, Fraction]] = {}
+    out = []
+    for order in itertools.permutations(shoe, 6):
+        nets = settled.get(order)
+        if nets is None:
+            state = game.start(None, ())
+            while isinstance(step := game.next_step(state), Deal):
+                state = game.with_card(state, order[len(state.cards)])
+            assert isinstance(step, Complete)
+            nets = settled[order] = {key: bet.net(1) for key, bet in game.result(state).bets.items()}
+        out.append(nets)
+    return out
+
+
+# Small shoes with pairs of every kind: Fa Fa's Gold pairs, Gold 4s and other 4s (rulings 2-3),
+# two copies of one card; Fortune 6's pairs of one rank but not of one point (ruling 11)
+SMALL_SHOES = {
+    "fafa4": ["4-gold", "4-gold", "4-fire", "3-gold", "3-wood", "10-earth", "6-gold", "5-fire"],
+    "fortune6": ["Qs", "Qh", "Kd", "9c", "9s", "4h", "3d", "7c"],
+}
+
+
+@pytest.mark.parametrize("game_key", sorted(SMALL_SHOES))
+def test_round_variance_with_pairs_against_every_order_of_a_small_shoe(game_key: str) -> None:
+    """Every covariance of a round's wagers, pair wagers included, and a round's variance,
+    equal to the moments over every order of a small shoe's cards, exactly."""
+    shoe = [parse_card(text) for text in SMALL_SHOES[game_key]]
+    deals = _every_deal(game_key, shoe)
+    theory = round_theory(game_key, 8, Counter(shoe))
+    bets = list(theory.bets)
+    assert set(get_game(game_key).pair_wagers) < set(bets) == set(theory.joint)
+    mean = {b: -sum((d[b] for d in deals), Fraction(0)) / len(deals) for b in bets}
+    for a in bets:
+        assert theory.bets[a].edge == mean[a], a
+        for b in bets:
+            second = sum((d[a] * d[b] for d in deals), Fraction(0)) / len(deals)
+            assert theory.covariance[(a, b)] == second - mean[a] * mean[b], (a, b)
+    pairs = sorted(get_game(game_key).pair_wagers)
+    stakes = [(1, "banker", Fraction(25)), (1, pairs[0], Fraction(5)), (2, pairs[1], Fraction(3)),
+              (3, "player", Fraction(10)), (3, pairs[0], Fraction(2))]
+    expected, variance, unknown = theory.of_stakes(stakes)
+    nets = [-sum((s * d[b] for _, b, s in stakes), Fraction(0)) for d in deals]
+    exact_mean = sum(nets, Fraction(0)) / len(nets)
+    assert unknown == 0 and expected == exact_mean
+    assert variance == sum(((x - exact_mean) ** 2 for x in nets), Fraction(0)) / len(nets)
+    assert theory.covariance[("banker", pairs[0])] != 0  # what taking them as independent missed
+
+
+def test_coups_given_one_hands_first_two_add_up_to_the_whole_count() -> None:
+    """Summed over every first two cards of one hand (each times its ordered ways), the Coups
+    that follow are every Coup of the shoe: on either hand."""
+    counts = (30, 4, 3, 5, 6, 2, 4, 3, 5, 1)
+    whole = coup_counts(counts)
+    for player in (True, False):
+        summed: Counter[object] = Counter()
+        for first in range(10):
+            for second in range(10):
+                ways = counts[first] * (counts[second] - (first == second))
+                if ways:
+                    for coup, count in coup_counts_given_hand(counts, player, first, second).items():
+                        summed[coup] += ways * count
+        assert dict(summed) == whole
+        assert sum(coup_counts_given_hand(counts, player, 4, 4).values()) == falling(sum(counts) - 2, 4)
+    with pytest.raises(ValueError, match="cannot deal 9 and 9"):
+        coup_counts_given_hand(counts, True, 9, 9)
