@@ -52,7 +52,8 @@ def running_rig(options: DemoOptions):
             directory, why_not = stack.enter_context(demo_directory(options.directory))
             if directory is None:
                 say(f"{why_not}: this demo runs in a temporary directory, removed when it ends")
-        config = {**DEMO_CONFIG, **({"fortune7": {"collection_schedule": BANKED_SCHEDULE}}
+        # a player-dealer game's section (named for the game) sets the collection schedule the stakes fit
+        config = {**DEMO_CONFIG, **({options.game: {"collection_schedule": BANKED_SCHEDULE}}
                                     if get_table_profile(options.game).player_dealer else {})}
         rig = PacedRig(options.game, seed=options.seed, decks=options.decks, directory=directory, bets=True,
                        config=config)
