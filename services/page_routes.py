@@ -1,16 +1,21 @@
 """The routes every page (the scoreboard, the dealer page) serves the same way: its fold caught
-up before anything is served (the lifespan), and `/events`, the server-sent events of its
-`FoldStream`. A Last-Event-ID longer than a seq (19 digits) is a 400."""
+up before anything is served (the lifespan), `/` its static page, its JSON snapshot, `/events`,
+the server-sent events of its `FoldStream` (a Last-Event-ID longer than a seq, 19 digits, is a
+400), and `/static`: `page_app` builds such an app."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any
 
 from sse_starlette.event import ServerSentEvent
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from services.fold_stream import BadLastEventId, FoldStream, last_event_id
 
@@ -57,3 +62,20 @@ def events_endpoint(stream: FoldStream) -> Callable[[Request], Awaitable[Respons
         return EventSourceResponse(feed(), ping=PING_S, headers=NO_CACHE)
 
     return events
+
+
+def page_app(stream: FoldStream, *, static: Path, snapshot: tuple[str, Callable[[], dict[str, Any]]], what: str,
+             on_ready: Callable[[], None] | None = None, extra: Sequence[BaseRoute] = ()) -> Starlette:
+    """A page's app: `/` (static/index.html), `snapshot` (a path, and what it answers as JSON),
+    `extra` routes, `/events` and `/static/...`; read-only: no route takes a command."""
+    path, take = snapshot
+
+    async def page(request: Request) -> Response:
+        return FileResponse(static / "index.html", headers=NO_CACHE)
+
+    async def as_json(request: Request) -> Response:
+        return JSONResponse(take(), headers=NO_CACHE)
+
+    routes = [Route("/", page), Route(path, as_json), *extra, Route("/events", events_endpoint(stream)),
+              Mount("/static", StaticFiles(directory=static), name="static")]
+    return Starlette(routes=routes, lifespan=following(stream, what, on_ready))

@@ -46,6 +46,13 @@ Source = Literal["sensor", "command", "none"]
 L10 = "local ruling L10"
 
 
+def _with_chips(out: dict[str, Any], chips: tuple[tuple[str, int], ...] | None) -> dict[str, Any]:
+    """A wager's record, with the chips the sensor read on its space (none given by command)."""
+    if chips is not None:
+        out["chips"] = [list(chip) for chip in chips]
+    return out
+
+
 @dataclass(frozen=True)
 class Wager:
     """A wager of record: its stake, and with a sensor the chips that made it."""
@@ -56,10 +63,7 @@ class Wager:
     chips: tuple[tuple[str, int], ...] | None = None  # None: given by command
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "bet": self.bet, "stake": format_amount(self.stake)}
-        if self.chips is not None:
-            out["chips"] = [list(chip) for chip in self.chips]
-        return out
+        return _with_chips({"seat": self.seat, "bet": self.bet, "stake": format_amount(self.stake)}, self.chips)
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,8 @@ class Refused:
     chips: tuple[tuple[str, int], ...] | None = None  # with a sensor: the house's chips on the space
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "bet": self.bet, "stake": format_amount(self.stake),
-                               "reason": self.reason, "clause": self.clause}
-        if self.chips is not None:
-            out["chips"] = [list(chip) for chip in self.chips]
-        return out
+        return _with_chips({"seat": self.seat, "bet": self.bet, "stake": format_amount(self.stake),
+                            "reason": self.reason, "clause": self.clause}, self.chips)
 
 
 @dataclass(frozen=True)

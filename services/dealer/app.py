@@ -15,28 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from services.dealer.stream import DeskStream
-from services.page_routes import NO_CACHE, events_endpoint, following
+from services.page_routes import page_app
 
 STATIC = Path(__file__).resolve().parent / "static"
 
 
 def create_app(stream: DeskStream, on_ready: Callable[[], None] | None = None) -> Starlette:
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=NO_CACHE)
-
-    async def round_json(request: Request) -> Response:
-        return JSONResponse(stream.snapshot(), headers=NO_CACHE)
-
-    routes = [
-        Route("/", page),
-        Route("/round.json", round_json),
-        Route("/events", events_endpoint(stream)),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    return Starlette(routes=routes, lifespan=following(stream, "dealer page", on_ready))
+    return page_app(stream, static=STATIC, snapshot=("/round.json", stream.snapshot), what="dealer page", on_ready=on_ready)

@@ -19,11 +19,10 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.routing import Route
 
-from services.page_routes import NO_CACHE, events_endpoint, following
+from services.page_routes import NO_CACHE, page_app
 from services.scoreboard.board import game_labels_script
 from services.scoreboard.stream import BoardStream
 
@@ -31,22 +30,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 def create_app(stream: BoardStream, on_ready: Callable[[], None] | None = None) -> Starlette:
-    async def board_page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=NO_CACHE)
-
-    async def roads_json(request: Request) -> Response:
-        return JSONResponse(stream.snapshot(), headers=NO_CACHE)
-
     labels_script = game_labels_script()
 
     async def game_labels(request: Request) -> Response:
         return Response(labels_script, media_type="text/javascript", headers=NO_CACHE)
 
-    routes = [
-        Route("/", board_page),
-        Route("/roads.json", roads_json),
-        Route("/game-labels.js", game_labels),
-        Route("/events", events_endpoint(stream)),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    return Starlette(routes=routes, lifespan=following(stream, "board", on_ready))
+    return page_app(stream, static=STATIC, snapshot=("/roads.json", stream.snapshot), what="board", on_ready=on_ready,
+                    extra=[Route("/game-labels.js", game_labels)])
