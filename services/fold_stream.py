@@ -19,6 +19,7 @@ Last-Event-ID and is brought up to date from the log.
 """
 from __future__ import annotations
 
+import abc
 import asyncio
 import json
 import threading
@@ -88,7 +89,7 @@ class Display:
     dropped: bool = False
 
 
-class FoldStream:
+class FoldStream(abc.ABC):
     """Subclasses give `PARTS` (the names of the page's parts, in the order updates carry
     them), `start_fold()` and `part_json(fold, name)`."""
 
@@ -115,11 +116,17 @@ class FoldStream:
         self._ready: asyncio.Event | None = None
 
     # ------------------------------------------------------------------ the page's own
+    @abc.abstractmethod
     def start_fold(self) -> StartedFold:
-        raise NotImplementedError
+        """The page's fold, built from the journal where the page starts reading."""
 
+    @abc.abstractmethod
     def part_json(self, fold: Any, name: str) -> Any:
-        raise NotImplementedError
+        """Part `name` of PARTS as the page's JSON, from the fold."""
+
+    @abc.abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The page's JSON route: every part, the seq and the link."""
 
     # ------------------------------------------------------------------ on the loop
     async def start(self) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from sse_starlette.event import ServerSentEvent
 from sse_starlette.sse import EventSourceResponse
@@ -64,18 +63,17 @@ def events_endpoint(stream: FoldStream) -> Callable[[Request], Awaitable[Respons
     return events
 
 
-def page_app(stream: FoldStream, *, static: Path, snapshot: tuple[str, Callable[[], dict[str, Any]]], what: str,
+def page_app(stream: FoldStream, *, static: Path, snapshot_path: str, what: str,
              on_ready: Callable[[], None] | None = None, extra: Sequence[BaseRoute] = ()) -> Starlette:
-    """A page's app: `/` (static/index.html), `snapshot` (a path, and what it answers as JSON),
+    """A page's app: `/` (static/index.html), `snapshot_path` (the stream's snapshot as JSON),
     `extra` routes, `/events` and `/static/...`; read-only: no route takes a command."""
-    path, take = snapshot
 
     async def page(request: Request) -> Response:
         return FileResponse(static / "index.html", headers=NO_CACHE)
 
     async def as_json(request: Request) -> Response:
-        return JSONResponse(take(), headers=NO_CACHE)
+        return JSONResponse(stream.snapshot(), headers=NO_CACHE)
 
-    routes = [Route("/", page), Route(path, as_json), *extra, Route("/events", events_endpoint(stream)),
+    routes = [Route("/", page), Route(snapshot_path, as_json), *extra, Route("/events", events_endpoint(stream)),
               Mount("/static", StaticFiles(directory=static), name="static")]
     return Starlette(routes=routes, lifespan=following(stream, what, on_ready))

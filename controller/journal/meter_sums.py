@@ -8,7 +8,6 @@ the theoretical win in 10^-6 x 10^-12 units and its variance in (10^-6)^2 x 10^-
 """
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -76,11 +75,20 @@ class Figures:
             context.prec = 40
             return (Decimal(self.tally[VARIANCE]) / (MICRO * MICRO * SCALE)).sqrt()
 
-    def z(self) -> float | None:
-        """How many standard deviations the house's net stands from the theoretical win."""
+    def z(self) -> Decimal | None:
+        """How many standard deviations the house's net stands from the theoretical win (40
+        significant digits; the alarm itself is decided exactly, by `beyond`)."""
         if self.tally[VARIANCE] <= 0:
             return None
-        return float(self.house_net - self.theoretical_win) / float(self.sd())
+        departure = self.house_net - self.theoretical_win
+        with localcontext() as context:
+            context.prec = 40
+            return (Decimal(departure.numerator) / Decimal(departure.denominator)) / self.sd()
+
+    def beyond(self, sds: Fraction) -> bool:
+        """The house's net departs from the theoretical win by more than `sds` standard
+        deviations: (net - theory)^2 > sds^2 * variance, in exact fractions (no square root)."""
+        return self.tally[VARIANCE] > 0 and (self.house_net - self.theoretical_win) ** 2 > sds ** 2 * self.variance
 
     def to_json(self) -> dict[str, Any]:
         tally = self.tally
@@ -93,7 +101,7 @@ class Figures:
             "theoretical_win": decimal_text(self.theoretical_win, 2),
             "theoretical_win_exact": decimal_text(self.theoretical_win, 12),
             "sd": decimal_text(self.sd(), 2), "variance": decimal_text(self.variance, 12),
-            "z": None if z is None else round(z, 3), "unanalysed_drop": micro_text(tally[UNANALYSED]),
+            "z": None if z is None else float(round(z, 3)), "unanalysed_drop": micro_text(tally[UNANALYSED]),
         }
 
 
@@ -261,10 +269,10 @@ class MetersReport:
         for number, group in sorted(self.shifts.items()):
             figures = group.figures
             z = figures.z()
-            if z is not None and math.fabs(z) > self.alarm_sd:
+            if z is not None and figures.beyond(self.alarm_sd):
                 out.append({"shift": number, "actual": format_amount(figures.house_net),
                             "theoretical": decimal_text(figures.theoretical_win, 2), "sd": decimal_text(figures.sd(), 2),
-                            "z": round(z, 3), "alarm_sd": decimal_text(self.alarm_sd, 2),
+                            "z": float(round(z, 3)), "alarm_sd": decimal_text(self.alarm_sd, 2),
                             "direction": "house above theory" if z > 0 else "house below theory"})
         return out
 

@@ -23,4 +23,4 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 def create_app(stream: DeskStream, on_ready: Callable[[], None] | None = None) -> Starlette:
-    return page_app(stream, static=STATIC, snapshot=("/round.json", stream.snapshot), what="dealer page", on_ready=on_ready)
+    return page_app(stream, static=STATIC, snapshot_path="/round.json", what="dealer page", on_ready=on_ready)

@@ -35,5 +35,5 @@ def create_app(stream: BoardStream, on_ready: Callable[[], None] | None = None) 
     async def game_labels(request: Request) -> Response:
         return Response(labels_script, media_type="text/javascript", headers=NO_CACHE)
 
-    return page_app(stream, static=STATIC, snapshot=("/roads.json", stream.snapshot), what="board", on_ready=on_ready,
+    return page_app(stream, static=STATIC, snapshot_path="/roads.json", what="board", on_ready=on_ready,
                     extra=[Route("/game-labels.js", game_labels)])

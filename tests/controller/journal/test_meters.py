@@ -140,3 +140,18 @@ def test_a_round_banked_by_a_player_dealer_wins_the_house_its_fees_only(tmp_path
     assert (table["drop"], table["paid"], table["collected"], table["fees"], table["house_net"]) == (
         "110", "0", "0", "4", "4")
     assert (table["theoretical_win"], table["sd"], table["bets"]["player_dealer"]["fees"]) == ("4.00", "0.00", "2")
+
+
+def test_the_shift_alarm_is_decided_exactly_at_its_threshold():
+    """A house net exactly 3 sd from theory is not beyond 3 sd, and is beyond anything less
+    (decided in fractions, never by a rounded z)."""
+    from controller.journal.meter_sums import COLLECTED, MICRO, VARIANCE, Figures, new_tally
+    from games.money.theory import SCALE
+
+    tally = new_tally()
+    tally[COLLECTED] = 30 * MICRO  # the house nets 30 against a theoretical win of 0
+    tally[VARIANCE] = 100 * MICRO * MICRO * SCALE  # variance 100: sd 10, so z = 3 exactly
+    figures = Figures(tuple(tally))
+    assert figures.z() == 3
+    assert not figures.beyond(Fraction(3))
+    assert figures.beyond(Fraction(2999, 1000))
