@@ -10,11 +10,10 @@ exits 2 naming the demo's config; a journal not there yet is said on stderr, and
 from __future__ import annotations
 
 import ipaddress
-import os
 import sys
 
 from cli.common import Parser, UsageError, run_command
-from cli.paths import config_for_cli
+from cli.page_config import page_table_config
 from controller.config.schema import DEFAULT_CONFIG_PATH
 from controller.logs import configure_logging
 
@@ -38,15 +37,7 @@ def _main(argv) -> int:
         raise UsageError(f"--host {args.host!r}: expected an IP address, e.g. 127.0.0.1 or ::1") from None
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected a port 0-65535")
-    if args.config is None and not os.path.exists(DEFAULT_CONFIG_PATH):  # the defaults name no table's journal
-        from cli.scoreboard import demo_config
-
-        raise UsageError(f"no config at {DEFAULT_CONFIG_PATH}: give --config FILE, the table's config (the demo's: "
-                         f"--config {demo_config()}, with a free --port N; docs/dealer.md)")
-    config = config_for_cli(args.config)
-    if not os.path.exists(config.journal.path):  # the daemon may not have started yet: serve, and say so
-        print(f"tablectl dealer: no journal at {config.journal.path} yet (as {args.config or DEFAULT_CONFIG_PATH} says): "
-              "the page fills in once the daemon writes it; --config FILE names another table's config", file=sys.stderr)
+    config = page_table_config("dealer", args.config, listen_hint="--port N", doc="docs/dealer.md", what="the page")
     from services.dealer.server import serve  # the web stack, only here
     from services.page_server import bound_socket
 

@@ -9,11 +9,10 @@ said on stderr, and the board served.
 """
 from __future__ import annotations
 
-import os
 import sys
 
 from cli.common import Parser, UsageError, run_command
-from cli.paths import config_for_cli
+from cli.page_config import page_table_config
 from controller.config.schema import DEFAULT_CONFIG_PATH, SCOREBOARD_LANGS, listen_address
 from controller.logs import configure_logging
 
@@ -26,25 +25,12 @@ def _parser() -> Parser:
     return parser
 
 
-def demo_config() -> str:
-    """Where `tablectl demo` leaves its table's config, as a user would type it."""
-    from simulation.demo.place import default_directory
-    from simulation.demo.session import home_relative
-
-    return home_relative(default_directory() / "tablectl.toml")
-
-
 def _main(argv) -> int:
     args = _parser().parse_args(argv)
     if args.listen is not None and (expected := listen_address(args.listen)) is not None:
         raise UsageError(f"--listen {args.listen!r}: expected {expected}")
-    if args.config is None and not os.path.exists(DEFAULT_CONFIG_PATH):  # the defaults name no table's journal
-        raise UsageError(f"no config at {DEFAULT_CONFIG_PATH}: give --config FILE, the table's config (the demo's: "
-                         f"--config {demo_config()}, with a free --listen ADDRESS:PORT; docs/scoreboard.md)")
-    config = config_for_cli(args.config)
-    if not os.path.exists(config.journal.path):  # the daemon may not have started yet: serve, and say so
-        print(f"tablectl scoreboard: no journal at {config.journal.path} yet (as {args.config or DEFAULT_CONFIG_PATH} says): "
-              "the board fills in once the daemon writes it; --config FILE names another table's config", file=sys.stderr)
+    config = page_table_config("scoreboard", args.config, listen_hint="--listen ADDRESS:PORT",
+                               doc="docs/scoreboard.md", what="the board")
     from services.scoreboard.server import ScoreboardSettings, listening_socket, serve  # the web stack, only here
 
     settings = ScoreboardSettings(
