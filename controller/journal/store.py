@@ -6,6 +6,7 @@ file read-only and may do so while the daemon writes: WAL gives them a consisten
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -190,6 +191,11 @@ class Journal:
         row = self._db.execute("SELECT hash FROM records WHERE seq = 1").fetchone()
         self._first_hash: str | None = row[0] if row else None
         self.anchored: Anchor | None = None  # the last anchor this writer wrote
+        # The WAL, held open once fsynced: a descriptor short later (a flood of clients) must not
+        # fail an fsync the devices' acks wait on. SQLite keeps the file while we are connected.
+        self._wal_fd: int | None = None
+        with contextlib.suppress(FileNotFoundError):
+            self._wal_fd = os.open(f"{self.path}-wal", os.O_RDONLY | os.O_CLOEXEC)
 
     @staticmethod
     def _lock(path: Path) -> int:
@@ -239,10 +245,25 @@ class Journal:
         JournalBusy when another connection holds the write lock past SQLite's busy timeout."""
         return [record_from_row(row) for row in self._append_rows(entries)]
 
-    def append_batch(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> None:
+    def append_batch(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> bool:
         """append_many without the Record objects back: the daemon's loop needs none of them,
-        and building them is a tenth of a record's cost."""
+        and building them is a tenth of a record's cost. True when the commit was fsynced
+        (an entry was durable, or sync "always"): every record so far is then durable."""
         self._append_rows(entries)
+        return bool(entries) and (self.sync == "always" or any(entry[3] for entry in entries))
+
+    def make_durable(self) -> None:
+        """fsync what is committed but not yet on the disk (commits without a durable entry),
+        so several of them share one fsync. JournalFull when the disk is full, JournalError
+        otherwise."""
+        if threading.get_ident() != self._owner:
+            raise JournalError(f"{self.path}: fsync from another thread; the journal belongs to the thread that opened it")
+        try:
+            self._fsync_wal()
+        except OSError as error:
+            if error.errno == errno.ENOSPC:
+                raise JournalFull(f"{self.path}: the disk is full: cannot fsync the journal: {error.strerror}") from None
+            raise JournalError(f"{self.path}: cannot fsync the journal: {error.strerror}") from None
 
     def _append_rows(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> list[tuple]:
         if threading.get_ident() != self._owner:
@@ -350,15 +371,17 @@ class Journal:
     def _fsync_wal(self) -> None:
         """Records committed with synchronous=NORMAL are in the WAL, not yet on the disk; a
         checkpoint has already synced whatever it copied into the database file."""
-        try:
-            fd = os.open(f"{self.path}-wal", os.O_RDONLY | os.O_CLOEXEC)
-        except FileNotFoundError:
-            os.fsync(self._lock_fd)  # no WAL (yet): the database file holds everything
-            return
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        wal = f"{self.path}-wal"
+        if self._wal_fd is not None and os.fstat(self._wal_fd).st_ino != _inode(wal):
+            os.close(self._wal_fd)  # replaced behind our back: the new one is the journal's
+            self._wal_fd = None
+        if self._wal_fd is None:
+            try:
+                self._wal_fd = os.open(wal, os.O_RDONLY | os.O_CLOEXEC)
+            except FileNotFoundError:
+                os.fsync(self._lock_fd)  # no WAL (yet): the database file holds everything
+                return
+        os.fsync(self._wal_fd)
 
     def records(self, since: int = 0) -> Iterator[Record]:
         return iter_records(self._db, since)
@@ -379,12 +402,22 @@ class Journal:
             self._conn.close()
             self._conn = None
             os.close(self._lock_fd)
+            if self._wal_fd is not None:
+                os.close(self._wal_fd)
+                self._wal_fd = None
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _inode(path: str) -> int | None:
+    try:
+        return os.stat(path).st_ino
+    except FileNotFoundError:
+        return None
 
 
 def _round_of(kind: str, payload: Mapping[str, Any], round: int | None) -> int | None:

@@ -16,37 +16,78 @@ WAIT = 20.0  # a guard against hanging, not a measure of speed
 
 class Receipt:
     """A release that records what the journal held (read through another connection) when it
-    was called: the ack must follow the commit."""
+    was called, and whether an fsync had covered its record by then: the ack must follow the
+    commit and the fsync."""
 
-    def __init__(self, rig: LoopRig, counter: int) -> None:
-        self.rig, self.counter = rig, counter
+    def __init__(self, rig: LoopRig, counter: int, durable_through: list[int] | None = None) -> None:
+        self.rig, self.counter, self.durable_through = rig, counter, durable_through
         self.journaled_at_release: bool | None = None
+        self.durable_at_release: bool | None = None
 
     def __call__(self) -> None:
-        self.journaled_at_release = any(
-            r.kind == "device" and r.payload.get("draw_counter") == self.counter for r in self.rig.records())
+        seqs = [r.seq for r in self.rig.records() if r.kind == "device" and r.payload.get("draw_counter") == self.counter]
+        self.journaled_at_release = bool(seqs)
+        if self.durable_through is not None:
+            self.durable_at_release = bool(seqs) and seqs[0] <= self.durable_through[0]
 
 
-def card_with_receipt(rig: LoopRig, card: str) -> Receipt:
+def card_with_receipt(rig: LoopRig, card: str, durable_through: list[int] | None = None) -> Receipt:
     rig.counter += 1
-    receipt = Receipt(rig, rig.counter)
+    receipt = Receipt(rig, rig.counter, durable_through)
     event = ev.CardDrawn(device="shoe", at=0.0, code=parse_card(card).code, draw_counter=rig.counter, device_time=0)
     rig.loop.post(ev.AckWhenDurable(event, receipt))
     return receipt
 
 
+def watch_fsyncs(rig: LoopRig, monkeypatch) -> list[int]:
+    """[the last record an fsync has covered]: a commit that says it fsynced, or make_durable
+    (both still run: observed, not replaced)."""
+    durable_through = [0]
+    append, make_durable = rig.journal.append_batch, rig.journal.make_durable
+
+    def appended(entries):
+        synced = append(entries)
+        if synced:
+            durable_through[0] = rig.journal.head_seq
+        return synced
+
+    def made_durable():
+        make_durable()
+        durable_through[0] = rig.journal.head_seq
+
+    monkeypatch.setattr(rig.journal, "append_batch", appended)
+    monkeypatch.setattr(rig.journal, "make_durable", made_durable)
+    return durable_through
+
+
 def test_a_card_is_released_after_its_commit_and_its_record_is_durable(tmp_path, monkeypatch):
     rig = LoopRig(tmp_path)
-    durable: list[bool] = []
-    append = rig.journal.append_batch
-    monkeypatch.setattr(rig.journal, "append_batch",
-                        lambda entries: (durable.append(any(e[3] for e in entries)), append(entries))[1])
+    durable_through = watch_fsyncs(rig, monkeypatch)
     rig.press("new_shoe")
-    receipts = [card_with_receipt(rig, c) for c in ("9h", "8d", "As")]
+    receipts = [card_with_receipt(rig, c, durable_through) for c in ("9h", "8d", "As")]
     assert all(r.journaled_at_release is None for r in receipts)  # posted: nothing committed, nothing acked
     assert rig.loop.reactor.run_until(lambda: all(r.journaled_at_release is not None for r in receipts), WAIT)
     assert [r.journaled_at_release for r in receipts] == [True, True, True]
-    assert durable[-1]  # the commit that held them was asked to be fsynced
+    assert [r.durable_at_release for r in receipts] == [True, True, True]  # fsynced before the ack
+    rig.close()
+
+
+def test_acks_of_commits_in_a_row_share_one_fsync(tmp_path, monkeypatch):
+    """Burn cards (no durable record) in separate reactor turns: each commit goes without an
+    fsync and their acks wait for one make_durable that covers them all."""
+    rig = LoopRig(tmp_path)
+    durable_through = watch_fsyncs(rig, monkeypatch)
+    rig.press("new_shoe")
+    fsyncs = []
+    make_durable = rig.journal.make_durable
+    monkeypatch.setattr(rig.journal, "make_durable", lambda: (fsyncs.append(rig.journal.head_seq), make_durable())[1])
+    first = card_with_receipt(rig, "9h", durable_through)
+    assert rig.loop.reactor.run_until(lambda: not len(rig.loop.inbox), WAIT)
+    assert first.journaled_at_release is None  # committed, not yet fsynced: not acknowledged
+    second = card_with_receipt(rig, "8d", durable_through)
+    assert rig.loop.reactor.run_until(lambda: second.journaled_at_release is not None, WAIT)
+    assert first.durable_at_release and second.durable_at_release
+    assert len(fsyncs) == 1
     rig.close()
 
 

@@ -2,6 +2,7 @@
 and its effects' records this way), on a real file: all or nothing, chained like single
 appends, a durable commit when any entry is durable, and JournalBusy while another
 connection holds the write lock."""
+import os
 import sqlite3
 
 import pytest
@@ -88,7 +89,7 @@ def test_sync_always_needs_no_switch(tmp_path):
 def test_append_batch_writes_what_append_many_writes_without_records_back(journal, journal_path, tmp_path):
     from controller.journal import Journal
     entries = [("device", {"event": "CardDrawn"}, None, False), ("result", {"round": 2, "winner": "player"}, None, True)]
-    assert journal.append_batch(entries) is None
+    assert journal.append_batch(entries) is True  # a durable entry: the commit was fsynced
     other = Journal(tmp_path / "other.sqlite")
     try:
         other.append_many(entries)
@@ -98,3 +99,16 @@ def test_append_batch_writes_what_append_many_writes_without_records_back(journa
         other.close()
     assert journal.head_seq == 2 and journal.head_hash == list(journal.records())[-1].hash
     assert kinds(journal_path) == ["device", "result"] and verify(journal_path).ok
+
+
+def test_a_commit_without_a_durable_entry_is_fsynced_later_by_make_durable(journal, monkeypatch):
+    """Commits at NORMAL share one fsync: append_batch says it did not fsync, make_durable
+    fsyncs the WAL that holds them (os.fsync observed, not replaced: it still runs)."""
+    synced: list[str] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd))[1])
+    assert journal.append_batch([("device", {"event": "CardDrawn"}, None, False)]) is False
+    assert journal.append_batch([("device", {"event": "CardDrawn"}, None, False)]) is False
+    assert synced == []
+    journal.make_durable()
+    assert synced == [f"{journal.path.resolve()}-wal"]
