@@ -279,31 +279,30 @@ class Journal:
         fsync_now = self.sync == "results" and any(entry[3] for entry in entries)
         conn = self._db
         try:
-            if fsync_now:
-                conn.execute("PRAGMA synchronous=FULL")  # not allowed inside a transaction
-            try:
-                if len(rows) == 1:
-                    conn.execute(_INSERT, rows[0])  # autocommit
-                else:
-                    conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        conn.executemany(_INSERT, rows)
-                        conn.execute("COMMIT")
-                    except BaseException:
-                        # SQLite has already rolled back after some errors (SQLITE_FULL):
-                        # a second ROLLBACK would fail and hide the real reason.
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
-                        raise
-            finally:
-                if fsync_now:
-                    conn.execute("PRAGMA synchronous=NORMAL")
+            if len(rows) == 1:
+                conn.execute(_INSERT, rows[0])  # autocommit
+            else:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.executemany(_INSERT, rows)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    # SQLite has already rolled back after some errors (SQLITE_FULL):
+                    # a second ROLLBACK would fail and hide the real reason.
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
         except sqlite3.Error as error:
             what = f"{rows[0][3]} record {rows[0][0]}" + (f" (and {len(rows) - 1} more)" if len(rows) > 1 else "")
             raise self._failure(error, f"cannot append {what}") from None
         if self.head_seq == 0:
             self._first_hash = rows[0][-1]
         self.head_seq, self.head_hash = rows[-1][0], rows[-1][-1]
+        if fsync_now:
+            # The commit at NORMAL, then one fsync of the WAL: what synchronous=FULL does at the
+            # commit, without two PRAGMA statements around it. Committed but not durable if this
+            # fails: the caller stops (the daemon) before acting on any of it.
+            self.make_durable()
         return rows
 
     def _failure(self, error: sqlite3.Error, doing: str) -> JournalError:

@@ -46,11 +46,12 @@ def press_until_full(rig) -> int:
 
 
 def waiting_inputs(rig, count: int) -> dict:
-    """The journal's part of status once `count` inputs are queued and the committer holds them
-    all as waiting (or WAIT has passed): on a busy machine the second lags the first a moment."""
+    """The journal's part of status once `count` inputs wait, held by the committer or queued
+    behind it (or WAIT has passed). How they split depends on how the panel's frames fell into
+    reactor turns: a press and its release read together are handled (and held) together."""
     deadline = time.monotonic() + WAIT
-    while (min((journal := rig.status()["daemon"]["journal"])["queued"], journal["waiting"]) < count
-           and time.monotonic() < deadline):
+    while (sum((journal := rig.status()["daemon"]["journal"])[k] for k in ("queued", "waiting")) < count
+           and time.monotonic() < deadline):  # 3 of 4 waits out WAIT, then is checked
         time.sleep(0.05)
     return journal
 
@@ -76,9 +77,11 @@ def test_a_full_disk_holds_the_table_and_it_deals_on_once_space_returns(start_ri
     rig.panel.command("click", button=rig.button_id("place_bets"))  # waits behind the press that could not be written
     held = rig.wait_lamps({"no_more_bets": "slow", "error": "fast"})
     assert held["bets_open"] == "off"  # the press was not acted on
-    journal = waiting_inputs(rig, 2)  # the panel's click reaches the daemon in its own time on a busy machine
+    journal = waiting_inputs(rig, 4)  # the panel's click reaches the daemon in its own time on a busy machine
     assert journal["records"] == written > head  # nothing more was written
-    assert journal["waiting"] == 2 and journal["queued"] == 2  # the unmapped click; the place_bets click
+    # the place_bets click's press and release behind the unmapped click that found the disk
+    # full (its press and release; or its release alone, when the press still fitted): none written
+    assert journal["waiting"] >= 1 and journal["waiting"] + journal["queued"] in (3, 4)
     assert "the disk is full" in journal["full"] and "nothing of it was written" in journal["full"]
     assert rig.events.find("command", after=mark) is None and rig.events.find("round_opened", after=mark) is None
     rig.notify.mark()
