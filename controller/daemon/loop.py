@@ -188,13 +188,22 @@ class EventLoop:
             started = time.perf_counter()
             if h.before is not None:
                 self.publish(h.before)
-                warn = h.before["event"] == "tamper" or h.before.get("link") in ("lost", "absent") or "error" in h.before
-                (log.warning if warn else log.info)(h.before["event"], **{k: v for k, v in h.before.items() if k != "event"})
+                self._log_change(h.before)
             self.effects.carry_out(h.effects, h.reply)
             if h.timed:
                 self.timing.add("handle", h.handle_s)
                 self.timing.add("commit", h.commit_s)
                 self.timing.add("effects", time.perf_counter() - started)
+
+    def _log_change(self, change: dict[str, Any]) -> None:
+        """A device's change in the log: a link's or a tamper at info or warning; a bet sensor's
+        reading (dozens a round, each in the journal and the event stream) at debug only."""
+        warn = change["event"] == "tamper" or change.get("link") in ("lost", "absent") or "error" in change
+        if not warn and "space" in change:
+            self.effects.log_event(change)  # not one of LOGGED_EVENTS: a debug line, when debug is on
+            return
+        logger = self.effects.round_log  # bound once: the module's proxy binds anew for every line
+        (logger.warning if warn else logger.info)(change["event"], **{k: v for k, v in change.items() if k != "event"})
 
     def _writable_again(self) -> None:
         self.supervisor.ping(self.reactor.now())
