@@ -110,11 +110,10 @@ class BetSensorDriver(DeviceDriver):
                               "before it: dropped, asking for the space again")
             self.link.send(SpaceQuery(msg.space), now)
             return
-        chips = chips + list(msg.chips)
         if msg.more:
-            self._space_parts[msg.space] = (msg.change, msg.part + 1, chips)
+            self._space_parts[msg.space] = (msg.change, msg.part + 1, chips + list(msg.chips))
             return
-        whole = tuple(chips)
+        whole = msg.chips if msg.part == 0 else (*chips, *msg.chips)  # a list of one frame is taken as it came
         heard = self._heard.get(msg.space)
         if heard is not None and not _newer(msg.change, heard[0]):
             if msg.change == heard[0] and whole != heard[1]:
@@ -126,4 +125,4 @@ class BetSensorDriver(DeviceDriver):
             self._heard[msg.space] = (msg.change, whole)
         self._emit(bev.SpaceChips, space=msg.space, seat=known.seat if known else None,
                    name=known.name if known else None, change=msg.change,
-                   chips=tuple((chip.uid.hex(), chip.value) for chip in whole), overflow=msg.overflow)
+                   chips=tuple([(chip.uid.hex(), chip.value) for chip in whole]), overflow=msg.overflow)
