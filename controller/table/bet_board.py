@@ -23,6 +23,7 @@ from games.money import format_amount
 from games.round import Game
 
 MAX_VERDICTS = 100_000  # chips' verdicts kept between registry changes
+MAX_AMOUNTS = 10_000  # tag values and spaces' totals kept in currency
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class BetBoard:
         self._readings: dict[int, tuple[i.SpaceChips | None, int, SpaceReading]] = {}
         self._verdicts: dict[tuple[str, int], str | None] = {}
         self._version = -1
+        self._amounts: dict[int, Fraction] = {}  # tag units -> currency (a few denominations and totals recur)
         self.unheard = ""  # why the sensor's readings are not live now (its link lost, a layout that does not fit)
 
     @property
@@ -139,20 +141,35 @@ class BetBoard:
         seat, bet = self.layout[space]
         if raw is None:
             return SpaceReading(space, seat, bet, Fraction(0), ())
+        verdicts = self._verdicts
+        if all(chip in verdicts and verdicts[chip] is None for chip in raw.chips):
+            # the usual reading: house chips seen before, kept as the sensor's tuple, summed in C
+            total = sum([tag for _, tag in raw.chips])
+            return SpaceReading(space, seat, bet, self._in_currency(total), raw.chips, (), raw.overflow)
         house, foreign, total = [], [], 0
-        for uid, tag in raw.chips:
-            key = (uid, tag)
-            if key not in self._verdicts:
-                if len(self._verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
-                    self._verdicts.clear()
-                self._verdicts[key] = self.registry.why_foreign(uid, tag * self.chip_unit) if self.registry.loaded else None
-            why = self._verdicts[key]
+        for key in raw.chips:
+            uid, tag = key
+            if key not in verdicts:
+                if len(verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
+                    verdicts.clear()
+                verdicts[key] = self.registry.why_foreign(uid, self._in_currency(tag)) if self.registry.loaded else None
+            why = verdicts[key]
             if why is None:
                 house.append(key)
                 total += tag
             else:
-                foreign.append(ForeignChip(uid, tag * self.chip_unit, why))
-        return SpaceReading(space, seat, bet, total * self.chip_unit, tuple(house), tuple(foreign), raw.overflow)
+                foreign.append(ForeignChip(uid, self._in_currency(tag), why))
+        return SpaceReading(space, seat, bet, self._in_currency(total), tuple(house), tuple(foreign), raw.overflow)
+
+    def _in_currency(self, units: int) -> Fraction:
+        """`units` of chip_unit as an amount, worked out once per number: a Fraction product for
+        every chip and reading costs more than the rest of reading a space."""
+        amount = self._amounts.get(units)
+        if amount is None:
+            if len(self._amounts) >= MAX_AMOUNTS:  # bounded, whatever a sensor reports
+                self._amounts.clear()
+            amount = self._amounts[units] = units * self.chip_unit
+        return amount
 
     def readings(self) -> list[SpaceReading]:
         """Every space of the layout, in seat and layout order."""
