@@ -11,10 +11,10 @@ from drivers import events as ev
 from firmware_bridge.messages import Hello
 
 _PLAIN_TYPES = frozenset({int, bool, str, float, type(None)})
-# Fields already plain JSON: a bet sensor's chips ((uid, tag), ...) and layout ((space, seat,
-# name), ...) are tuples of str and int, which JSON writes as it writes lists (the same bytes),
-# so they are taken as they are: a SPACE list of 20 chips would be 21 lists built for nothing.
-_JSON_READY: dict[type, frozenset[str]] = {bev.SpaceChips: frozenset({"chips"}), bev.BetLayout: frozenset({"spaces"})}
+# Fields already plain JSON: a bet sensor's chips ((uid, tag), ...) are tuples of str and int,
+# which JSON writes as it writes lists (the same bytes), so they are taken as they are: a SPACE
+# list of 20 chips would be 21 lists built for nothing.
+_JSON_READY: dict[type, frozenset[str]] = {bev.SpaceChips: frozenset({"chips"})}
 _RECORDED_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 

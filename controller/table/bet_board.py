@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from operator import itemgetter
 from typing import Any
 
 from controller.table import inputs as i
@@ -68,6 +69,7 @@ class BetBoard:
         # (every input asks again; Fraction sums per chip would cost more than the rest of a round)
         self._readings: dict[int, tuple[i.SpaceChips | None, int, SpaceReading]] = {}
         self._verdicts: dict[tuple[str, int], str | None] = {}
+        self._house: set[tuple[str, int]] = set()  # the chips whose verdict is None: the house's
         self._version = -1
         self._amounts: dict[int, Fraction] = {}  # tag units -> currency (a few denominations and totals recur)
         self.unheard = ""  # why the sensor's readings are not live now (its link lost, a layout that does not fit)
@@ -129,7 +131,7 @@ class BetBoard:
     def reading(self, space: int) -> SpaceReading:
         raw, version = self.raw.get(space), self.registry.version
         if version != self._version:
-            self._readings, self._verdicts, self._version = {}, {}, version
+            self._readings, self._verdicts, self._house, self._version = {}, {}, set(), version
         cached = self._readings.get(space)
         if cached is not None and cached[0] is raw:
             return cached[2]
@@ -141,20 +143,23 @@ class BetBoard:
         seat, bet = self.layout[space]
         if raw is None:
             return SpaceReading(space, seat, bet, Fraction(0), ())
-        verdicts = self._verdicts
-        if all(chip in verdicts and verdicts[chip] is None for chip in raw.chips):
-            # the usual reading: house chips seen before, kept as the sensor's tuple, summed in C
-            total = sum([tag for _, tag in raw.chips])
+        if self._house.issuperset(raw.chips):
+            # the usual reading: house chips seen before, kept as the sensor's tuple, checked and
+            # summed in C (no Python frame per chip)
+            total = sum(map(itemgetter(1), raw.chips))
             return SpaceReading(space, seat, bet, self._in_currency(total), raw.chips, (), raw.overflow)
+        verdicts = self._verdicts
         house, foreign, total = [], [], 0
         for key in raw.chips:
             uid, tag = key
             if key not in verdicts:
                 if len(verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
                     verdicts.clear()
+                    self._house.clear()
                 verdicts[key] = self.registry.why_foreign(uid, self._in_currency(tag)) if self.registry.loaded else None
             why = verdicts[key]
             if why is None:
+                self._house.add(key)
                 house.append(key)
                 total += tag
             else:

@@ -62,8 +62,8 @@ def test_records_are_plain_json_hellos_included(translator):
 
 
 def test_a_bet_sensors_records_are_the_same_json_as_lists_would_write():
-    # The chips and the layout go into the record as the tuples they are: the journal's text
-    # must be what lists of the same items write, and read back as those lists.
+    # The chips go into the record as the tuples they are: the journal's text must be what
+    # lists of the same items write, and read back as those lists.
     chips = tuple((f"047b00000000{n:02x}", 5 * n) for n in range(20))
     space = device_record(bev.SpaceChips(device="bets", at=1.0, space=3, seat=1, name="banker", change=9,
                                          chips=chips, overflow=False))
