@@ -9,9 +9,11 @@ payload of the wrong length is malformed, never "newer".
 from __future__ import annotations
 
 import enum
+import functools
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from firmware_bridge.enums import (
     DeviceKind,
@@ -453,14 +455,15 @@ _LAYOUT_ENTRY = struct.Struct("<BBB")  # space, seat, name length
 _SPACE_HEAD = struct.Struct("<BBBIIB")  # space, flags, part, change, device_ms, count
 _CHIP_VALUE = struct.Struct("<I")
 _MIN_CHIP = 1 + UID_SIZES[0] + _CHIP_VALUE.size
-_CHIP_ENTRIES = {size: struct.Struct(f"<B{size}sI") for size in UID_SIZES}  # a chip by its UID's length
+# a chip by its UID's length, the length byte skipped (a pad byte: _decode_chips checks them all at once)
+_CHIP_ENTRIES = {size: struct.Struct(f"<x{size}sI") for size in UID_SIZES}
 _new = object.__new__
 M = TypeVar("M")
 
 
 def _checked(cls: type[M], **fields: Any) -> M:
     """A frozen dataclass `cls` of fields a decoder has checked, built without __post_init__'s
-    checks: a SPACE brings up to 19 chips, whose constructor would check each again."""
+    checks (they cost more than decoding a SPACE)."""
     made = _new(cls)
     made.__dict__.update(fields)  # frozen stops __setattr__ only; these classes have no slots
     return made
@@ -488,19 +491,30 @@ class BetSpace:
         return _LAYOUT_ENTRY.pack(self.space, self.seat, len(name)) + name
 
 
-@dataclass(frozen=True)
-class Chip:
-    """A chip on a space: its tag's UID and the value the tag carries, in minor units."""
+class _ChipFields(NamedTuple):
     uid: bytes
     value: int
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.uid, bytes) or len(self.uid) not in UID_SIZES:
-            raise ValueError(f"chip uid {self.uid!r} must be {UID_SIZES[0]}..{UID_SIZES[-1]} bytes")
-        _uint("chip value", self.value, 32)
+
+class Chip(_ChipFields):
+    """A chip on a space: its tag's UID and the value the tag carries, in minor units.
+
+    A named tuple, not a dataclass: a SPACE brings up to 19 chips, and decoding builds them
+    with tuple.__new__ straight from struct.iter_unpack's (uid, value) pairs, in C, after
+    checking the whole list at once (_decode_chips); the constructor checks its fields."""
+    __slots__ = ()
+
+    def __new__(cls, uid: bytes, value: int) -> Chip:
+        if not isinstance(uid, bytes) or len(uid) not in UID_SIZES:
+            raise ValueError(f"chip uid {uid!r} must be {UID_SIZES[0]}..{UID_SIZES[-1]} bytes")
+        _uint("chip value", value, 32)
+        return super().__new__(cls, uid, value)
 
     def encode(self) -> bytes:
         return bytes([len(self.uid)]) + self.uid + _CHIP_VALUE.pack(self.value)
+
+
+_decoded_chip: Callable[[tuple[bytes, int]], Chip] = functools.partial(tuple.__new__, Chip)  # checked already
 
 
 def _count_fits(msg_type: int, count: int, left: int, smallest: int, what: str) -> None:
@@ -609,7 +623,7 @@ def _decode_chips(msg_type: int, payload: bytes, at: int, count: int) -> tuple[C
         entry = _CHIP_ENTRIES[payload[at]]
         body = payload[at:]
         if len(body) == count * entry.size and body[::entry.size] == body[:1] * count:
-            return tuple([_checked(Chip, uid=uid, value=value) for _, uid, value in entry.iter_unpack(body)])
+            return tuple(map(_decoded_chip, entry.iter_unpack(body)))
     chips: list[Chip] = []
     for _ in range(count):
         length = payload[at] if at < len(payload) else 0
@@ -620,7 +634,7 @@ def _decode_chips(msg_type: int, payload: bytes, at: int, count: int) -> tuple[C
         if end > len(payload):
             raise MalformedPayload(msg_type, f"chip {len(chips)} is cut short")
         (value,) = _CHIP_VALUE.unpack_from(payload, at + 1 + length)
-        chips.append(_checked(Chip, uid=payload[at + 1:at + 1 + length], value=value))
+        chips.append(_decoded_chip((payload[at + 1:at + 1 + length], value)))
         at = end
     _exact(msg_type, payload, at)
     return tuple(chips)
