@@ -18,6 +18,7 @@ holds it (its `space` event) with nothing left to commit: about 90 SPACE lists a
 Reported:
   - `cpu_us_per_list` / `calls_per_list`: time.process_time() and Python + C calls
     (sys.setprofile, a pass of its own) in those windows, per SPACE list; per chip laid too;
+    `user_us_per_list`: the user CPU alone (getrusage), which the load moves less;
   - with --profile N: the N functions with the most own time in the windows (cProfile).
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ import logging
 import os
 import platform
 import pstats
+import resource
 import sys
 import tempfile
 import time
@@ -231,6 +233,28 @@ class Window:
         self.chips += chips
 
 
+def user_seconds() -> float:
+    """This process's user CPU alone: the system's part (fsync, pty reads and writes) varies
+    most with the machine's load."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_utime
+
+
+class Both(Window):
+    """Two windows opened and closed together."""
+
+    def __init__(self, first: Window, second: Window) -> None:
+        super().__init__(first.start, first.stop)
+        self.first, self.second = first, second
+
+    def open(self) -> None:
+        self.first.open()
+        self.second.open()
+
+    def close(self, chips: int) -> None:
+        self.second.close(chips)
+        self.first.close(chips)
+
+
 def rounds(bench: Bench, count: int, chips: int, window: Window, seed: int) -> None:
     """`count` rounds with every space wagered."""
     for n in range(count):
@@ -252,7 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         bench = Bench(Path(directory))
         try:
             timed = Window(time.process_time, time.process_time)
-            rounds(bench, args.rounds, args.chips, timed, args.seed)
+            user = Window(user_seconds, user_seconds)
+            both = Both(timed, user)
+            rounds(bench, args.rounds, args.chips, both, args.seed)
             counter = Calls()
 
             def count_on() -> float:
@@ -291,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                     "load": [round(x, 2) for x in os.getloadavg()]},
         "chips_per_space": args.chips, "lists": timed.lists, "chips_laid": timed.chips,
         "cpu_us_per_list": round(timed.total / timed.lists * 1e6, 1),
+        "user_us_per_list": round(user.total / user.lists * 1e6, 1),
         "calls_per_list": round(counted.total / counted.lists, 1),
         "calls_per_chip_laid": round(counted.total / max(1, counted.chips), 2),
         **({"profile": profile_rows} if profile_rows else {})}
@@ -301,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{GAME}, 7 seats x 6 spaces, {args.chips} chips a space, the daemon's parts in this process "
           f"({m['cpus']} CPUs, python {m['python']}, load {m['load']}):")
     print(f"  {report['lists']} SPACE lists ({report['chips_laid']} chips laid): CPU {report['cpu_us_per_list']} us "
-          f"a list; {report['calls_per_list']} calls a list, "
+          f"a list ({report['user_us_per_list']} us user); {report['calls_per_list']} calls a list, "
           f"{report['calls_per_chip_laid']} per chip laid")
     for row in profile_rows:
         print(f"    {row['own_us_per_list']:>8} us own {row['cum_us_per_list']:>8} us cum "
