@@ -19,7 +19,12 @@ Reported:
   - `cpu_us_per_list` / `calls_per_list`: time.process_time() and Python + C calls
     (sys.setprofile, a pass of its own) in those windows, per SPACE list; per chip laid too;
     `user_us_per_list`: the user CPU alone (getrusage), which the load moves less;
-  - with --profile N: the N functions with the most own time in the windows (cProfile).
+  - with --profile N: the N functions with the most own time in the windows (cProfile);
+  - `handling_us_per_list`: the daemon's own handling of a SPACE list without I/O or journal,
+    for 1 chip and for --chips chips, best of 5 runs of 2,000 lists (the figure the machine's
+    load moves least): messages.unpack of each frame -> BetSensorDriver._on_message -> the
+    daemon's DeviceSessions.translate (the `device` record, the SpaceChips input) ->
+    Table.handle (the reading against the registry, the `space` event).
 """
 from __future__ import annotations
 
@@ -48,16 +53,22 @@ from controller.control.server import Request
 from controller.daemon.inbox import Inbox
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import EventLoop
+from controller.daemon.sessions import DeviceSessions
 from controller.journal import Journal
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier
 from controller.table import Table, button_map
+from controller.table import inputs as i
 from controller.table.settings import TableSettings
 from drivers.bets import BetSensorDriver
+from drivers.events import SessionUp
 from drivers.lights import LightsDriver
 from drivers.panel import PanelDriver
 from drivers.reactor import Reactor
 from drivers.shoe import ShoeDriver
+from firmware_bridge.enums import DeviceKind, Msg
+from firmware_bridge.messages import Chip, Hello, layout_messages, pack, space_messages, unpack
+from firmware_bridge.sim.bets import game_layout
 from simulation.demo.bettors import chips_for
 from simulation.rig.rig import BOARD_LAMPS, PANEL_BUTTONS
 from simulation.rig.sims import Sim
@@ -233,6 +244,44 @@ class Window:
         self.chips += chips
 
 
+def handling(chips: int, lists: int = 2000, repeat: int = 5) -> float:
+    """Best CPU (us) a SPACE list of `chips` chips takes from its frames' payloads to the table's
+    effects, in this process, nothing written anywhere (see the docstring)."""
+    reactor = Reactor()
+    events: list[Any] = []
+    driver = BetSensorDriver("/nonexistent/bets", events.append, reactor=reactor)  # never started: no I/O
+    spaces = game_layout(GAME)
+    for message in layout_messages(spaces):
+        driver._on_message(message, 0.0)
+    settings = dataclasses.replace(TableSettings(), chip_unit=Fraction(1))
+    table = Table(GAME, DECKS, settings)
+    sessions = DeviceSessions(GAME, table)
+    sessions.watch("bets", driver)
+    rows = rack_rows()
+    for start in range(0, len(rows), 1000):
+        table.handle(i.Command("chips_import", {"chips": rows[start:start + 1000]}, source="socket"))
+    sessions.translate(SessionUp(device="bets", at=0.0, hello=Hello(DeviceKind.BETS, boot_id=1)))
+    for event in events:
+        for inp in sessions.translate(event).inputs:
+            table.handle(inp)
+    house = [bytes.fromhex(row.split(",")[0]) for row in rows if row.endswith(f",{CHIP},bench")]
+    stacks = [tuple(Chip(uid, CHIP) for uid in house[n * chips:(n + 1) * chips]) for n in range(2)]
+    best = float("inf")
+    for run in range(repeat):
+        frames = [[(int(Msg.SPACE), pack(m)[1]) for m in space_messages(n % len(spaces), run * lists + n + 1, 0, stacks[n % 2])]
+                  for n in range(lists)]
+        started = time.process_time()
+        for parts in frames:
+            events.clear()
+            for msg_type, payload in parts:
+                driver._on_message(unpack(msg_type, payload), 0.0)
+            for event in events:
+                for inp in sessions.translate(event).inputs:
+                    table.handle(inp)
+        best = min(best, time.process_time() - started)
+    return best / lists * 1e6
+
+
 def user_seconds() -> float:
     """This process's user CPU alone: the system's part (fsync, pty reads and writes) varies
     most with the machine's load."""
@@ -313,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             bench.close()
     report: dict[str, Any] = {
+        "handling_us_per_list": {"1": round(handling(1), 1), str(args.chips): round(handling(args.chips), 1)},
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                     "load": [round(x, 2) for x in os.getloadavg()]},
         "chips_per_space": args.chips, "lists": timed.lists, "chips_laid": timed.chips,
@@ -330,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {report['lists']} SPACE lists ({report['chips_laid']} chips laid): CPU {report['cpu_us_per_list']} us "
           f"a list ({report['user_us_per_list']} us user); {report['calls_per_list']} calls a list, "
           f"{report['calls_per_chip_laid']} per chip laid")
+    print("  the handling alone (frames -> driver -> session -> table, no I/O), best of 5: "
+          + ", ".join(f"{k} chip(s) {v} us" for k, v in report["handling_us_per_list"].items()) + " a list")
     for row in profile_rows:
         print(f"    {row['own_us_per_list']:>8} us own {row['cum_us_per_list']:>8} us cum "
               f"{row['calls_per_list']:>6} calls/list  {row['function']}")
