@@ -20,6 +20,7 @@ is durable, the sensor resends only the tail, which the next driver drops and as
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Unpack
 
 from drivers import bet_events as bev
@@ -30,6 +31,7 @@ from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import BetSpace, Chip, Hello, Layout, Message, Space, SpaceQuery, StatusQuery
 
 _WRAP = 1 << 32  # a space's change count is a u32
+_UID, _VALUE = itemgetter(0), itemgetter(1)  # a Chip's fields by position
 
 
 def _newer(change: int, than: int) -> bool:
@@ -110,11 +112,10 @@ class BetSensorDriver(DeviceDriver):
                               "before it: dropped, asking for the space again")
             self.link.send(SpaceQuery(msg.space), now)
             return
-        chips = chips + list(msg.chips)
         if msg.more:
-            self._space_parts[msg.space] = (msg.change, msg.part + 1, chips)
+            self._space_parts[msg.space] = (msg.change, msg.part + 1, chips + list(msg.chips))
             return
-        whole = tuple(chips)
+        whole = msg.chips if msg.part == 0 else (*chips, *msg.chips)  # a list of one frame is taken as it came
         heard = self._heard.get(msg.space)
         if heard is not None and not _newer(msg.change, heard[0]):
             if msg.change == heard[0] and whole != heard[1]:
@@ -124,6 +125,7 @@ class BetSensorDriver(DeviceDriver):
         known = self.layout.get(msg.space)
         if known is not None:  # a list heard before the layout names its space comes again after it: posted then too
             self._heard[msg.space] = (msg.change, whole)
+        # (UID as hex, value) per chip, in C: a Chip is a (uid, value) tuple
+        readings = tuple(zip(map(bytes.hex, map(_UID, whole)), map(_VALUE, whole)))
         self._emit(bev.SpaceChips, space=msg.space, seat=known.seat if known else None,
-                   name=known.name if known else None, change=msg.change,
-                   chips=tuple((chip.uid.hex(), chip.value) for chip in whole), overflow=msg.overflow)
+                   name=known.name if known else None, change=msg.change, chips=readings, overflow=msg.overflow)

@@ -9,9 +9,11 @@ payload of the wrong length is malformed, never "newer".
 from __future__ import annotations
 
 import enum
+import functools
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from firmware_bridge.enums import (
     DeviceKind,
@@ -453,6 +455,18 @@ _LAYOUT_ENTRY = struct.Struct("<BBB")  # space, seat, name length
 _SPACE_HEAD = struct.Struct("<BBBIIB")  # space, flags, part, change, device_ms, count
 _CHIP_VALUE = struct.Struct("<I")
 _MIN_CHIP = 1 + UID_SIZES[0] + _CHIP_VALUE.size
+# a chip by its UID's length, the length byte skipped (a pad byte: _decode_chips checks them all at once)
+_CHIP_ENTRIES = {size: struct.Struct(f"<x{size}sI") for size in UID_SIZES}
+_new = object.__new__
+M = TypeVar("M")
+
+
+def _checked(cls: type[M], **fields: Any) -> M:
+    """A frozen dataclass `cls` of fields a decoder has checked, built without __post_init__'s
+    checks (they cost more than decoding a SPACE)."""
+    made = _new(cls)
+    made.__dict__.update(fields)  # frozen stops __setattr__ only; these classes have no slots
+    return made
 
 
 @dataclass(frozen=True)
@@ -477,19 +491,30 @@ class BetSpace:
         return _LAYOUT_ENTRY.pack(self.space, self.seat, len(name)) + name
 
 
-@dataclass(frozen=True)
-class Chip:
-    """A chip on a space: its tag's UID and the value the tag carries, in minor units."""
+class _ChipFields(NamedTuple):
     uid: bytes
     value: int
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.uid, bytes) or len(self.uid) not in UID_SIZES:
-            raise ValueError(f"chip uid {self.uid!r} must be {UID_SIZES[0]}..{UID_SIZES[-1]} bytes")
-        _uint("chip value", self.value, 32)
+
+class Chip(_ChipFields):
+    """A chip on a space: its tag's UID and the value the tag carries, in minor units.
+
+    A named tuple, not a dataclass: a SPACE brings up to 19 chips, and decoding builds them
+    with tuple.__new__ straight from struct.iter_unpack's (uid, value) pairs, in C, after
+    checking the whole list at once (_decode_chips); the constructor checks its fields."""
+    __slots__ = ()
+
+    def __new__(cls, uid: bytes, value: int) -> Chip:
+        if not isinstance(uid, bytes) or len(uid) not in UID_SIZES:
+            raise ValueError(f"chip uid {uid!r} must be {UID_SIZES[0]}..{UID_SIZES[-1]} bytes")
+        _uint("chip value", value, 32)
+        return super().__new__(cls, uid, value)
 
     def encode(self) -> bytes:
         return bytes([len(self.uid)]) + self.uid + _CHIP_VALUE.pack(self.value)
+
+
+_decoded_chip: Callable[[tuple[bytes, int]], Chip] = functools.partial(tuple.__new__, Chip)  # checked already
 
 
 def _count_fits(msg_type: int, count: int, left: int, smallest: int, what: str) -> None:
@@ -579,23 +604,40 @@ class Space(Message):
             raise MalformedPayload(cls.MSG_TYPE, f"{len(payload)} bytes, at least {_SPACE_HEAD.size}")
         space, flags, part, change, device_ms, count = _SPACE_HEAD.unpack_from(payload)
         _flag_bits("flags", flags, SPACE_MORE | SPACE_OVERFLOW)
+        if space == ALL_SPACES:
+            raise MalformedPayload(cls.MSG_TYPE, f"space={space} is reserved (SPACE_QUERY: every space)")
         at = _SPACE_HEAD.size
         _count_fits(cls.MSG_TYPE, count, len(payload) - at, _MIN_CHIP, "chips")
-        chips: list[Chip] = []
-        for _ in range(count):
-            length = payload[at] if at < len(payload) else 0
-            if length not in UID_SIZES:
-                raise MalformedPayload(cls.MSG_TYPE, f"chip {len(chips)}: uid of {length} bytes, "
-                                                     f"expected {UID_SIZES[0]}..{UID_SIZES[-1]}")
-            end = at + 1 + length + _CHIP_VALUE.size
-            if end > len(payload):
-                raise MalformedPayload(cls.MSG_TYPE, f"chip {len(chips)} is cut short")
-            (value,) = _CHIP_VALUE.unpack_from(payload, at + 1 + length)
-            chips.append(Chip(payload[at + 1:at + 1 + length], value))
-            at = end
-        _exact(cls.MSG_TYPE, payload, at)
-        return cls(space, change, device_ms, tuple(chips), bool(flags & SPACE_MORE), bool(flags & SPACE_OVERFLOW),
-                   part)
+        chips = _decode_chips(cls.MSG_TYPE, payload, at, count)
+        # every field is checked above (u8/u32 by their struct, the chips by _decode_chips, no more
+        # than a payload holds): the constructor's checks again would cost more than the decoding
+        return _checked(cls, space=space, change=change, device_ms=device_ms, chips=chips,
+                        more=bool(flags & SPACE_MORE), overflow=bool(flags & SPACE_OVERFLOW), part=part)
+
+
+def _decode_chips(msg_type: int, payload: bytes, at: int, count: int) -> tuple[Chip, ...]:
+    """The `count` chips from `at` to the payload's end (MalformedPayload for anything else)."""
+    if count and at < len(payload) and payload[at] in _CHIP_ENTRIES:
+        # a stack is read from one kind of tag, every UID of one length: one struct over the
+        # whole list, and one comparison of every length byte, instead of a loop per chip
+        entry = _CHIP_ENTRIES[payload[at]]
+        body = payload[at:]
+        if len(body) == count * entry.size and body[::entry.size] == body[:1] * count:
+            return tuple(map(_decoded_chip, entry.iter_unpack(body)))
+    chips: list[Chip] = []
+    for _ in range(count):
+        length = payload[at] if at < len(payload) else 0
+        if length not in UID_SIZES:
+            raise MalformedPayload(msg_type, f"chip {len(chips)}: uid of {length} bytes, "
+                                             f"expected {UID_SIZES[0]}..{UID_SIZES[-1]}")
+        end = at + 1 + length + _CHIP_VALUE.size
+        if end > len(payload):
+            raise MalformedPayload(msg_type, f"chip {len(chips)} is cut short")
+        (value,) = _CHIP_VALUE.unpack_from(payload, at + 1 + length)
+        chips.append(_decoded_chip((payload[at + 1:at + 1 + length], value)))
+        at = end
+    _exact(msg_type, payload, at)
+    return tuple(chips)
 
 
 _SPACE_QUERY = struct.Struct("<B")

@@ -12,9 +12,9 @@ state comes space by space after the layout.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from operator import itemgetter
 from typing import Any
 
 from controller.table import inputs as i
@@ -23,6 +23,7 @@ from games.money import format_amount
 from games.round import Game
 
 MAX_VERDICTS = 100_000  # chips' verdicts kept between registry changes
+MAX_AMOUNTS = 10_000  # tag values and spaces' totals kept in currency
 
 
 @dataclass(frozen=True)
@@ -43,17 +44,19 @@ class SpaceReading:
     chips: tuple[tuple[str, int], ...]  # the house's chips (UID, tag value) bottom first
     foreign: tuple[ForeignChip, ...] = ()
     overflow: bool = False
+    shown: str = field(default="", compare=False, repr=False)  # format_amount(amount) if known ("": not yet)
 
     def to_json(self) -> dict[str, Any]:
         """A fresh dict each call; its parts are worked out once (a reading is published at
-        every input, and kept while its chips do not change)."""
-        return dict(self._json)
-
-    @cached_property
-    def _json(self) -> dict[str, Any]:
-        return {"space": self.space, "seat": self.seat, "bet": self.bet, "amount": format_amount(self.amount),
-                "chips": [list(c) for c in self.chips], "foreign": [f.uid for f in self.foreign],
-                **({"overflow": True} if self.overflow else {})}
+        every input, and kept while its chips do not change). Kept in the instance's __dict__
+        by hand: functools.cached_property takes a lock on every first look."""
+        made = self.__dict__.get("_json")
+        if made is None:
+            made = self.__dict__["_json"] = {
+                "space": self.space, "seat": self.seat, "bet": self.bet,
+                "amount": self.shown or format_amount(self.amount), "chips": list(map(list, self.chips)),
+                "foreign": [f.uid for f in self.foreign], **({"overflow": True} if self.overflow else {})}
+        return dict(made)
 
 
 class BetBoard:
@@ -67,7 +70,10 @@ class BetBoard:
         # (every input asks again; Fraction sums per chip would cost more than the rest of a round)
         self._readings: dict[int, tuple[i.SpaceChips | None, int, SpaceReading]] = {}
         self._verdicts: dict[tuple[str, int], str | None] = {}
+        self._house: set[tuple[str, int]] = set()  # the chips whose verdict is None: the house's
         self._version = -1
+        self._amounts: dict[int, Fraction] = {}  # tag units -> amount (a few denominations and totals recur)
+        self._shown: dict[int, str] = {}  # a total in tag units -> its amount as shown
         self.unheard = ""  # why the sensor's readings are not live now (its link lost, a layout that does not fit)
 
     @property
@@ -127,7 +133,7 @@ class BetBoard:
     def reading(self, space: int) -> SpaceReading:
         raw, version = self.raw.get(space), self.registry.version
         if version != self._version:
-            self._readings, self._verdicts, self._version = {}, {}, version
+            self._readings, self._verdicts, self._house, self._version = {}, {}, set(), version
         cached = self._readings.get(space)
         if cached is not None and cached[0] is raw:
             return cached[2]
@@ -139,20 +145,49 @@ class BetBoard:
         seat, bet = self.layout[space]
         if raw is None:
             return SpaceReading(space, seat, bet, Fraction(0), ())
+        if self._house.issuperset(raw.chips):
+            # the usual reading: house chips seen before, kept as the sensor's tuple, checked and
+            # summed in C (no Python frame per chip)
+            amount, shown = self._amount(sum(map(itemgetter(1), raw.chips)))
+            return SpaceReading(space, seat, bet, amount, raw.chips, (), raw.overflow, shown)
+        verdicts = self._verdicts
         house, foreign, total = [], [], 0
-        for uid, tag in raw.chips:
-            key = (uid, tag)
-            if key not in self._verdicts:
-                if len(self._verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
-                    self._verdicts.clear()
-                self._verdicts[key] = self.registry.why_foreign(uid, tag * self.chip_unit) if self.registry.loaded else None
-            why = self._verdicts[key]
+        for key in raw.chips:
+            uid, tag = key
+            if key not in verdicts:
+                if len(verdicts) >= MAX_VERDICTS:  # bounded, whatever a sensor reports
+                    verdicts.clear()
+                    self._house.clear()
+                verdicts[key] = self.registry.why_foreign(uid, self._in_currency(tag)) if self.registry.loaded else None
+            why = verdicts[key]
             if why is None:
+                self._house.add(key)
                 house.append(key)
                 total += tag
             else:
-                foreign.append(ForeignChip(uid, tag * self.chip_unit, why))
-        return SpaceReading(space, seat, bet, total * self.chip_unit, tuple(house), tuple(foreign), raw.overflow)
+                foreign.append(ForeignChip(uid, self._in_currency(tag), why))
+        amount, shown = self._amount(total)
+        return SpaceReading(space, seat, bet, amount, tuple(house), tuple(foreign), raw.overflow, shown)
+
+    def _in_currency(self, units: int) -> Fraction:
+        """`units` of chip_unit as an amount, worked out once per number: a Fraction product for
+        every chip and reading costs more than the rest of reading a space."""
+        amount = self._amounts.get(units)
+        if amount is None:
+            if len(self._amounts) >= MAX_AMOUNTS:  # bounded, whatever a sensor reports
+                self._amounts.clear()
+            amount = self._amounts[units] = units * self.chip_unit
+        return amount
+
+    def _amount(self, units: int) -> tuple[Fraction, str]:
+        """A space's total: the amount and as it is shown, each worked out once per number (the
+        decimal of an amount in cents costs more than reading the space)."""
+        amount, shown = self._in_currency(units), self._shown.get(units)
+        if shown is None:
+            if len(self._shown) >= MAX_AMOUNTS:
+                self._shown.clear()
+            shown = self._shown[units] = format_amount(amount)
+        return amount, shown
 
     def readings(self) -> list[SpaceReading]:
         """Every space of the layout, in seat and layout order."""

@@ -133,6 +133,23 @@ def test_malformed_bet_payloads_are_named(msg_type, payload, words):
     assert info.value.msg_type == msg_type
 
 
+@pytest.mark.parametrize("lengths", [(7,) * 19, (4,), (10,) * 15, (7, 6, 8), (6, 8, 7), (7, 7, 4, 10)])
+def test_a_list_of_one_uid_length_and_a_mixed_one_decode_alike(lengths):
+    # One UID length throughout is read by one struct over the list; (7, 6, 8) has the size of
+    # three 7-byte chips and its first length byte, but not the others: read chip by chip.
+    stack = tuple(Chip(bytes([n]) * n, 1000 + n) for n in lengths)
+    msg = unpack(*pack(Space(3, 9, 77, stack)))
+    assert msg == Space(3, 9, 77, stack) and all(type(c) is Chip for c in msg.chips)
+    assert [(c.uid, c.value) for c in msg.chips] == [(bytes([n]) * n, 1000 + n) for n in lengths]
+
+
+def test_a_uniform_list_with_one_length_byte_wrong_is_malformed_not_misread():
+    payload = bytearray(pack(Space(3, 1, 0, tuple(Chip(bytes(7), 5) for _ in range(3))))[1])
+    payload[12 + 2 * 12] = 4  # the third chip's UID length
+    with pytest.raises(MalformedPayload, match="48 bytes, expected 45"):
+        unpack(Msg.SPACE, bytes(payload))
+
+
 @pytest.mark.parametrize("build, field", [
     (lambda: BetSpace(255, 1, "tie"), "reserved"),
     (lambda: BetSpace(1, 256, "tie"), "seat"),

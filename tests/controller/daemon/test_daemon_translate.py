@@ -8,8 +8,10 @@ import pytest
 
 from controller.daemon.device_record import device_record
 from controller.daemon.sessions import DeviceSessions
+from controller.journal.records import canonical_json
 from controller.table import Table
 from controller.table import inputs as i
+from drivers import bet_events as bev
 from drivers import events as ev
 from firmware_bridge.enums import DeviceKind
 from firmware_bridge.messages import Hello
@@ -57,6 +59,19 @@ def test_records_are_plain_json_hellos_included(translator):
         "kind": "shoe", "boot_id": 7, "serial": "SIM-SHOE-1", "firmware": [1, 2, 3], "protocol": [1, 2]}}
     assert device_record(ev.DrawRepeated(device="shoe", at=2.0, draw_counter=5, code=0x0101)) == {
         "device": "shoe", "event": "DrawRepeated", "draw_counter": 5, "code": 0x0101}
+
+
+def test_a_bet_sensors_records_are_the_same_json_as_lists_would_write():
+    # The chips go into the record as the tuples they are: the journal's text must be what
+    # lists of the same items write, and read back as those lists.
+    chips = tuple((f"047b00000000{n:02x}", 5 * n) for n in range(20))
+    space = device_record(bev.SpaceChips(device="bets", at=1.0, space=3, seat=1, name="banker", change=9,
+                                         chips=chips, overflow=False))
+    layout = device_record(bev.BetLayout(device="bets", at=1.0, spaces=((0, 1, "player"), (1, 1, "banker"))))
+    assert canonical_json(space) == canonical_json({**space, "chips": [list(c) for c in chips]})
+    assert json.loads(canonical_json(space))["chips"] == [[uid, tag] for uid, tag in chips]
+    assert canonical_json(layout) == ('{"device":"bets","event":"BetLayout",'
+                                      '"spaces":[[0,1,"player"],[1,1,"banker"]]}')
 
 
 def test_a_repeat_is_journaled_only_and_a_status_hands_on_its_counter(translator):

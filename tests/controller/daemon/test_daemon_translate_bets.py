@@ -1,11 +1,14 @@
 """The bet sensor's driver events -> table inputs through the device sessions (the `bets`
 entry): a fitting layout, the chips on a space, a layout that does not fit the game, the link
 lost and back. A real Table and real driver events; no device (the HIL tests run the sensor)."""
+import json
+
 import pytest
 
 from controller.config.load import config_from_dict
 from controller.daemon.device_options import configured_devices, driver_options
 from controller.daemon.sessions import DeviceSessions
+from controller.journal.records import canonical_json
 from controller.table import Table
 from controller.table import inputs as i
 from drivers import bet_events as bev
@@ -78,7 +81,8 @@ def test_layout_then_chips_become_table_inputs(sessions):
 def test_chips_before_any_layout_are_journaled_only(sessions):
     sessions.translate(bets(ev.SessionUp, hello=HELLO))
     out = sessions.translate(space(0, None, None))
-    assert out.inputs == [] and out.record["event"] == "SpaceChips" and out.record["chips"] == [list(c) for c in CHIPS]
+    journaled = json.loads(canonical_json(out.record))  # the record's text, as the journal keeps it
+    assert out.inputs == [] and journaled["event"] == "SpaceChips" and journaled["chips"] == [list(c) for c in CHIPS]
 
 
 def test_a_layout_that_does_not_fit_the_game_is_a_clear_error_in_status(sessions):

@@ -453,6 +453,23 @@ def test_the_chip_unit_reads_tags_as_the_config_says():
     assert run.journal("wagers")[-1]["wagers"][0]["stake"] == "25"
 
 
+def test_a_space_read_again_is_published_as_when_first_read():
+    # Chips judged before are taken a shorter way (the house's known set, a sum in C, the amount
+    # and its decimal kept by number): the `space` event must be what the first reading gave.
+    run, sensor = money_run("fortune6")
+    assert run.cmd("place_bets").ok
+    sensor.place(1, "banker", 0, raw=[sensor.chip(Fraction(25, 2)), sensor.chip(Fraction(5))])  # cents: 12.50
+    first = run.events("space")[-1]
+    assert first["amount"] == "17.5" and first["chips"] == [[uid, tag] for uid, tag in sensor.chips[(1, "banker")]]
+    sensor.report(1, "banker")
+    assert run.events("space")[-1] == first
+    sensor.place(1, "banker", 0, raw=[("08a1b2c3d4e5f6", 500)])  # a foreign chip on top: the long way
+    foreign = run.events("space")[-1]
+    assert foreign["amount"] == "17.5" and foreign["foreign"] == ["08a1b2c3d4e5f6"] and foreign["chips"] == first["chips"]
+    sensor.take(1, "banker")
+    assert run.events("space")[-1] == first
+
+
 def test_settings_refuse_limits_for_another_games_bets():
     from controller.table.settings import SettingsError
     limits = TableLimits.from_mapping(get_game("fortune6"), {"banker": {"min": "5"}})
