@@ -22,7 +22,6 @@ and the journal close, exit 0. A journal that cannot be written ends the daemon 
 """
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import resource
@@ -44,6 +43,7 @@ from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import DaemonFatal, EventLoop
 from controller.daemon.shoe_memory import shoe_memory
 from controller.daemon.shoe_resends import cards_heard_last
+from controller.daemon.status_json import freeze_start_up
 from controller.journal import Journal, JournalError, RecordKind, check_journal, open_readonly, read_anchor, read_tail
 from controller.journal.chips import chip_records
 from controller.journal.signing import TableSigner
@@ -139,9 +139,7 @@ class TableDaemon:
             stopped = self.start()
             if stopped is not None:  # a signal while the journal was broken: nothing was dealt
                 return 0
-            # What start-up built (modules, the table, the drivers) lives as long as the daemon:
-            # set apart from the collector, so a collection in the loop does not walk it again.
-            gc.freeze()
+            freeze_start_up()  # the modules, the table, the drivers: apart from the collector
             assert self.loop is not None  # start() built it
             reason = self.loop.run()
         except DaemonFatal as error:

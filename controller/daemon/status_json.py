@@ -21,6 +21,17 @@ from controller.logs import output_state
 from controller.table import Table
 
 
+_frozen: list[int] = []  # how many objects start-up set apart from the collector, counted once
+
+
+def freeze_start_up() -> None:
+    """Set what start-up built apart from the collector (it lives as long as the daemon), so a
+    collection in the loop does not walk it again; count it once here: gc.get_freeze_count()
+    walks every frozen object (~3 ms for the daemon's), too much for every `status`."""
+    gc.freeze()
+    _frozen[:] = [gc.get_freeze_count()]
+
+
 def daemon_info(*, supervisor: Supervisor, committer: Committer, inbox: Inbox, sessions: DeviceSessions, timers: Timers,
                 trust: JournalTrust, table: Table, timing: LoopTiming, control_info: Callable[[], dict[str, Any]],
                 subscribers: Callable[[], int]) -> dict[str, Any]:
@@ -34,4 +45,4 @@ def daemon_info(*, supervisor: Supervisor, committer: Committer, inbox: Inbox, s
             "control": control_info(), "log": output_state(), "alive": not supervisor.problems,
             "problems": supervisor.problems, "loop_us": timing.to_json(),
             "python": {"threads": threading.active_count(), "switch_interval_s": sys.getswitchinterval(),
-                       "gc_frozen": gc.get_freeze_count()}}
+                       "gc_frozen": _frozen[0] if _frozen else 0}}
