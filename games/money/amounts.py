@@ -37,6 +37,8 @@ def format_amount(amount: Fraction | int) -> str:
     amount with no terminating decimal (a rounding rule keeps those from ever being shown)."""
     if type(amount) is int:  # the common case, a whole amount: no Fraction arithmetic (bench/bench_money_daemon.py)
         return str(amount)
+    if type(amount) is Fraction and amount.denominator == 1:  # a whole stake, win or back: no new Fraction
+        return str(amount.numerator)
     amount = Fraction(amount)
     if amount.denominator == 1:
         return str(amount.numerator)
@@ -91,7 +93,7 @@ class MoneyRules:
         """A stake must be positive and a whole number of minor units (the table takes no less)."""
         if amount <= 0:
             raise BadAmount(f"amount {format_amount(amount)} is not a wager (it must be more than 0)")
-        if (amount / self.minor_unit).denominator != 1:
+        if (amount.denominator if self.minor_unit == 1 else (amount / self.minor_unit).denominator) != 1:
             raise BadAmount(f"amount {format_amount(amount)} is not a whole number of the table's minor unit "
                             f"{format_amount(self.minor_unit)}")
 

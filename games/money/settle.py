@@ -24,6 +24,7 @@ from games.round import BetResult, Game, Result, RoundResult
 # bonus, a commission, a stake fixed by another, a fixed bonus) is in each game's Wager data.
 BACCARAT_SEATS = tuple(range(1, 8))
 SEATS_CLAUSE = "local ruling L9"
+ZERO = Fraction(0)  # shared: a Fraction is immutable, and a lost or pushed wager needs one
 
 
 class BadWager(ValueError):
@@ -54,7 +55,7 @@ class Settled:
     stake: Fraction
     net: Fraction
     back: Fraction
-    commission: Fraction = Fraction(0)
+    commission: Fraction = ZERO
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "bet": self.bet, "stake": format_amount(self.stake), "net": format_amount(self.net),
@@ -130,8 +131,9 @@ def settle(game: Game, result: RoundResult, stakes: Sequence[Stake], rules: Mone
     settled.extend(_fixed_bonuses(game, result, placed, rules))
     # In the order the dealer settles: seat by seat as the result lists its spots (Fu Bacc from
     # the dealer's right, procedure 10), each seat's spaces in layout order, a fixed bonus last.
-    seat_order, layout = seats_of(game, spots), list(game.wagers)
-    settled.sort(key=lambda w: (seat_order.index(w.seat), layout.index(w.bet) if w.bet in layout else len(layout)))
+    seat_at = {seat: n for n, seat in enumerate(seats_of(game, spots))}
+    bet_at = {bet: n for n, bet in enumerate(game.wagers)}
+    settled.sort(key=lambda w: (seat_at[w.seat], bet_at.get(w.bet, len(bet_at))))
     return RoundMoney(tuple(settled))
 
 
@@ -181,11 +183,11 @@ def _ordered(game: Game, stakes: Iterable[Stake], seat_order: Sequence[int]) -> 
 def _settle_one(stake: Stake, bets: Mapping[str, BetResult], rules: MoneyRules) -> Settled:
     bet = bets[stake.bet]
     if bet.result is Result.LOSE:
-        return Settled(stake.seat, stake.bet, stake.amount, -stake.amount, Fraction(0))
+        return Settled(stake.seat, stake.bet, stake.amount, -stake.amount, ZERO)
     if bet.result is Result.PUSH or bet.line is None or bet.line.pays is None:
-        return Settled(stake.seat, stake.bet, stake.amount, Fraction(0), stake.amount)
+        return Settled(stake.seat, stake.bet, stake.amount, ZERO, stake.amount)
     paid = rules.pay(bet.net(stake.amount))  # the exact win, rounded once (local ruling L9)
-    pays, kept = bet.line.pays, Fraction(0)
+    pays, kept = bet.line.pays, ZERO
     if pays.commission:  # the gross win less what is paid (Pai Gow §4.1.1: rounded up under "down")
         kept = rules.pay(stake.amount * (pays.ratio + pays.commission)) - paid
     return Settled(stake.seat, stake.bet, stake.amount, paid, stake.amount + paid, kept)
