@@ -1,6 +1,6 @@
 """The dealer's button panel per game: button ids (uint8 on the wire) -> table commands.
 
-Eight buttons are on every table; a game's own (spot, decision, player-dealer buttons) are in
+Nine buttons are on every table; a game's own (spot, decision, player-dealer buttons) are in
 its table profile (games.table_profile).
 
 The daemon turns a ButtonPressed(id) into `command_for_button(game_key, id)` and hands the
@@ -32,11 +32,12 @@ _COMMON = (
     Button(6, "reconstruct", key=True, meaning="resume a held round as reconstructed (order confirmed as read)"),
     Button(7, "misdeal", meaning="a hand got the wrong number of cards (hold for the supervisor)"),
     Button(8, "accept_shoe", key=True, meaning="play on with a shoe that failed an integrity check (local ruling L7)"),
+    Button(9, "accept_payouts", key=True, meaning="accept the betting spaces as they stand after a mispay"),
 )
 
 
 def button_list(game_key: str) -> tuple[Button, ...]:
-    """The eight buttons of every table, then the game's own (its table profile)."""
+    """The nine buttons of every table, then the game's own (its table profile)."""
     return (*_COMMON, *get_table_profile(game_key).buttons)
 
 

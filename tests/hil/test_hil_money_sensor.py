@@ -429,3 +429,26 @@ def test_in_chromium_the_mispaid_row_is_highlighted_until_the_space_is_corrected
     finally:
         browser.get("about:blank")
         close_browser(browser)
+
+
+@pytest.mark.parametrize("game", ["fortune6"], scope="module")
+def test_the_supervisor_accepts_a_mispay_with_the_panel_button_and_the_key(rig, game):
+    """At the table, not only over the socket: the panel's accept_payouts button is refused
+    without the key and accepts the spaces as they stand with it."""
+    number, money, under = result_owing_something(rig)
+    over, must = mispay_under_and_over(rig, money, under)
+    set_to(rig, *under, int(must[under]))  # only the over stands
+    refused = rig.press("accept_payouts")
+    assert not refused["ok"] and "needs the supervisor key" in refused["message"], refused
+    mark = rig.events.mark()
+    rig.key(True)
+    assert rig.press("accept_payouts")["ok"]
+    accepted = rig.events.wait_for("payouts_accepted", after=mark)
+    assert accepted["round"] == number
+    (record,) = [r.payload for r in rig.records() if r.kind == "payouts_accepted" and r.round == number]
+    assert record["differences"] == [{"seat": over[0], "bet": over[1], "expected": str(must.get(over, 0)),
+                                      "found": str(must.get(over, 0) + 5)}]
+    assert record["by"] == "panel"  # at the table, with the key: not a socket client
+    rig.key(False)
+    assert rig.press("confirm")["ok"]
+    assert [r.round for r in rig.records() if r.kind == "settled"][-1] == number

@@ -34,7 +34,7 @@ def test_every_wager_of_the_game_has_a_result_lamp(game):
 def test_button_ids_are_unique_and_key_buttons_are_marked(game):
     buttons = button_list(game)
     assert len({b.id for b in buttons}) == len(buttons) and all(0 < b.id < 256 for b in buttons)
-    assert {b.command for b in buttons if b.key} == {"void", "reconstruct", "accept_shoe"}
+    assert {b.command for b in buttons if b.key} == {"void", "reconstruct", "accept_shoe", "accept_payouts"}
 
 
 @pytest.mark.parametrize("game", GAMES)
