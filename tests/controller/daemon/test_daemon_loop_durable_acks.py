@@ -124,3 +124,27 @@ def test_a_message_behind_a_stop_is_never_acknowledged(tmp_path):
     assert receipt.journaled_at_release is None
     assert not any(r.payload.get("event") == "CardDrawn" for r in rig.records())
     rig.close()
+
+
+def test_an_fsync_that_fails_acknowledges_nothing_and_stops_the_daemon(tmp_path, monkeypatch):
+    """make_durable raising stands for a disk whose fsync fails (EIO): no real disk here can be
+    made to fail an fsync on cue. The card's ack is never released; the loop ends DaemonFatal."""
+    from controller.daemon.committer import DaemonFatal
+    from controller.journal import JournalError
+
+    rig = LoopRig(tmp_path)
+    rig.press("new_shoe")
+
+    def failing() -> None:
+        raise JournalError("cannot fsync the journal: Input/output error")
+
+    monkeypatch.setattr(rig.journal, "make_durable", failing)
+    receipt = card_with_receipt(rig, "9h")
+    try:
+        rig.loop.reactor.run_until(lambda: False, 1.0)
+        raised = None
+    except DaemonFatal as error:
+        raised = error
+    assert raised is not None and "Input/output error" in str(raised)
+    assert receipt.journaled_at_release is None  # committed, never acknowledged
+    rig.close()
