@@ -235,13 +235,14 @@ class RoundState:
     extra: Mapping[str, object] = field(default_factory=dict)
 
     def hand(self, name: str) -> tuple[Card, ...]:
-        return tuple(c for c, d in zip(self.cards, self.dealt_to) if d.hand == name)
+        return tuple([c for c, d in zip(self.cards, self.dealt_to) if d.hand == name])
 
     def decision_of(self, spot: int) -> tuple[str, ...]:
         return tuple(d for s, d in self.decisions if s == spot)
 
     def evolve(self, **changes: Any) -> RoundState:  # RoundState's fields
-        return replace(self, **changes)
+        # built directly: dataclasses.replace reads every field's metadata again on each card
+        return RoundState(**{**self.__dict__, **changes})
 
 
 @dataclass(frozen=True)

@@ -384,9 +384,11 @@ class RoundInPlay:
 
     def picture(self) -> dict[str, str]:
         """The whole lamp picture now."""
-        awaited = self.current.awaited() if self.state == m.AWAITING else None
+        state, play = self.flow.state, self.play  # read once: asked after every input
+        awaited = self.current.awaited() if state == m.AWAITING else None
+        spots = play.spots if play is not None and state not in m.ROUND_CLOSED else self.spots  # is_open()
         return self.lamps.picture(
-            self.state, self.current.spots if self.is_open() else self.spots, awaited.spot if awaited else None,
+            state, spots, awaited.spot if awaited else None,
             self.bet_outcomes, self.spot_outcomes, noted=bool(self.notes), mispaid=tuple(self.wagers.mispays))
 
     # ------------------------------------------------------------ after a restart
