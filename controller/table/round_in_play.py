@@ -126,7 +126,7 @@ class RoundInPlay:
         return self.play
 
     def is_open(self) -> bool:
-        return self.play is not None and self.state not in m.ROUND_CLOSED
+        return self.play is not None and self.flow.state not in m.ROUND_CLOSED  # asked several times a card
 
     def in_play(self) -> bool:
         """Cards may be due to the round: from "Place your bets" until the result."""

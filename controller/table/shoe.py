@@ -29,6 +29,7 @@ class Shoe:
         self.deck_kind, self.decks, self.settings = deck_kind, decks, settings
         self.counter = counter
         self.size = decks * len(deck_kind.cards)
+        self._deck = frozenset(deck_kind.cards)  # asked of every card (DeckKind.contains hashes the enum too)
         self.flow = ShoeFlow()
         self.machine = m.build(self.flow, *m.shoe_spec(settings.burn, settings.deck_per_round), initial=m.NO_SHOE)
         self.number = 0
@@ -127,7 +128,7 @@ class Shoe:
 
     def foreign_reason(self, card: Card) -> str | None:
         """Why `card` cannot be in this shoe, or None."""
-        if not self.deck_kind.contains(card):
+        if card not in self._deck:
             return f"{card} is not a card of the {self.deck_kind.value} deck"
         if self.composition[card] <= 0:
             held = self.decks
@@ -140,8 +141,8 @@ class Shoe:
         self.drawn += 1
         if card is None:
             self.unknown += 1
-        elif self.composition[card] > 0:
-            self.composition[card] -= 1
+        elif (left := self.composition[card]) > 0:
+            self.composition[card] = left - 1
 
     def identify(self, card: Card) -> None:
         """An unknown card out of the shoe is now known (keyed in by the supervisor)."""
