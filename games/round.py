@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from games.cards import Card, DeckKind
@@ -120,6 +121,12 @@ class BetResult:
     def pays(self) -> str | None:
         return None if self.line is None else self.line.pays_text
 
+    @cached_property
+    def result_text(self) -> str:
+        """"win", "lose" or "push", kept: the results a game settles are shared (LOSE, its wins)
+        and shown after every round."""
+        return self.result.value
+
     def net(self, stake: Fraction | int) -> Fraction:
         """Exact money won (+) or lost (-) on `stake`; a push is 0."""
         stake = Fraction(stake)
@@ -130,7 +137,11 @@ class BetResult:
         return stake * self.line.pays.ratio
 
     def to_json(self) -> dict[str, Any]:
-        return {"result": self.result.value, "pays": self.pays}
+        return dict(self._json)  # a copy: the kept one is shared
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        return {"result": self.result_text, "pays": self.pays}
 
 
 def win(wager: Wager, outcome: str) -> BetResult:

@@ -355,12 +355,12 @@ class RoundInPlay:
 
     def show_result(self, result: RoundResult) -> None:
         """The outcome of every betting area, for the result lamps."""
-        self.bet_outcomes = {key: bet.result.value for key, bet in result.bets.items()}
+        self.bet_outcomes = {key: bet.result_text for key, bet in result.bets.items()}
         self.spot_outcomes = {}
         for spot, fields in result.spots.items():
             bets = fields.get("bets", fields)
             self.spot_outcomes[int(spot)] = {
-                key: bet.result.value for key, bet in (bets.items() if isinstance(bets, Mapping) else ())
+                key: bet.result_text for key, bet in (bets.items() if isinstance(bets, Mapping) else ())
                 if isinstance(bet, BetResult)
             }
 

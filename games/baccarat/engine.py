@@ -64,6 +64,8 @@ class BaccaratGame(Game):
         if limits_clause is not None:
             self.limits_clause = limits_clause
         self._late_double_draw = late_double_draw_rule()
+        # every wager's result for each of its pay lines, built once (a result is immutable)
+        self._wins = {(w.key, line.outcome): win(w, line.outcome) for w in wagers for line in w.lines}
         self._deck = frozenset(deck_kind.cards)  # what _check_belongs asks of every card
         # the last state asked about and its step: a card's state is asked about again by
         # with_card and result after the table asked (states are immutable: identity suffices)
@@ -143,5 +145,6 @@ class BaccaratGame(Game):
         hands = {PLAYER: tuple(player), BANKER: tuple(banker)}
         for key, (hand, judge) in self.pair_wagers.items():
             outcomes[key] = judge(*hands[hand][:2])
-        return {key: LOSE if (outcome := outcomes[key]) is None else win(wager, outcome)
+        # each pay line's result is built once (_wins); win() names an outcome no line has
+        return {key: LOSE if (outcome := outcomes[key]) is None else self._wins.get((key, outcome)) or win(wager, outcome)
                 for key, wager in self.wagers.items()}
