@@ -74,7 +74,9 @@ class CardFlow:
             self.prove(out, None if counter is None else counter - 1, "a card after the link came back")
         else:
             verdict = self.counter.check_card(counter)
-            if isinstance(verdict, Unheard):
+            if verdict is None:  # nearly every card: the counter one past the last
+                pass
+            elif isinstance(verdict, Unheard):
                 self.unheard(out, verdict.count, f"the shoe reports a draw gap: card {verdict.last + 1} never heard, "
                                                  f"{counter} came next ({verdict.count} card(s) unheard)")
             elif isinstance(verdict, Unproven) and self.round.in_play():
