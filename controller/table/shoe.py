@@ -29,7 +29,6 @@ class Shoe:
         self.deck_kind, self.decks, self.settings = deck_kind, decks, settings
         self.counter = counter
         self.size = decks * len(deck_kind.cards)
-        self._deck = frozenset(deck_kind.cards)  # asked of every card (DeckKind.contains hashes the enum too)
         self.flow = ShoeFlow()
         self.machine = m.build(self.flow, *m.shoe_spec(settings.burn, settings.deck_per_round), initial=m.NO_SHOE)
         self.number = 0
@@ -128,9 +127,10 @@ class Shoe:
 
     def foreign_reason(self, card: Card) -> str | None:
         """Why `card` cannot be in this shoe, or None."""
-        if card not in self._deck:
+        left = self.composition.get(card)  # every card of the deck has its count here (0 once all are out)
+        if left is None:
             return f"{card} is not a card of the {self.deck_kind.value} deck"
-        if self.composition[card] <= 0:
+        if left <= 0:
             held = self.decks
             return (f"{card} came out once more than the shoe holds "
                     f"({held} deck{'s' if held != 1 else ''} hold {held} cop{'ies' if held != 1 else 'y'})")
