@@ -117,6 +117,8 @@ class BaccaratGame(Game):
     def _check_belongs(self, state: RoundState, card: Card) -> None:
         if card not in self._deck:
             raise Irregular(self.rule(K.FOREIGN_CARD), f"{card} is not a card of the {self.deck_kind.value} deck")
+        if len(state.cards) < state.decks:  # too few cards in the round to hold a copy too many
+            return
         copies = state.cards.count(card) + 1
         if copies > state.decks:
             raise Irregular(
