@@ -266,7 +266,8 @@ class Link:
     def outgoing_frames(self) -> list[bytes]:
         """What to write, one encoded frame per item (fault injection works per frame)."""
         if self._ack_owed:
-            self._transmit_unreliable(Ack(), self._last_tx)
+            msg_type, payload = _ACK  # packed once: no Ack built for every ack
+            self._emit(msg_type, self.tx.next_seq, 0, payload, self._last_tx)
             self._ack_owed = False  # with a key and no session key yet, an ack cannot be sent
         frames, self._out = self._out, []
         return frames
