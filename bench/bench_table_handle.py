@@ -9,6 +9,11 @@ time.perf_counter (the best of the repeats per card, to leave out the neighbours
 interruptions); a card "decides" when its effects carry a durable journal record. Calls per
 card (sys.setprofile) do not depend on the load: the figure to compare across versions.
 With --profile N: the N functions with the most own time over the cards (cProfile).
+
+With --in-daemon: the same parts where the daemon runs them, cold (other work between cards):
+bench_card_cpu's daemon parts deal two shoes card by card, and Table.handle and the shoe
+driver's `_on_bytes` (link, CARD decode, driver, up to the inbox) are timed per card with
+time.perf_counter (wall time: on a loaded machine it takes in the neighbours too).
 """
 from __future__ import annotations
 
@@ -88,6 +93,45 @@ class Calls:
             self.count += 1
 
 
+def in_daemon(seed: int) -> dict:
+    """Table.handle and the shoe driver's _on_bytes per card, timed inside bench_card_cpu's parts."""
+    import logging
+    import tempfile
+
+    from bench_card_cpu import Bench, configure_logging
+
+    configure_logging("json", "info", stream=open(os.devnull, "w"))  # noqa: SIM115 - for the whole run
+    logging.getLogger("transitions").setLevel(logging.WARNING)
+    handled: list[tuple[float, bool]] = []
+    read: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="table-handle-", dir="/tmp") as directory:
+        bench = Bench(Path(directory), seed)
+        table, shoe = bench.loop.table, bench.shoe
+        handle, on_bytes = table.handle, shoe._on_bytes
+
+        def timed_handle(inp: i.Input) -> list:
+            start = time.perf_counter()
+            effects = handle(inp)
+            if isinstance(inp, i.Card):
+                handled.append((time.perf_counter() - start, any(isinstance(e, Journal) and e.durable for e in effects)))
+            return effects
+
+        def timed_bytes(data: bytes) -> None:
+            start = time.perf_counter()
+            on_bytes(data)
+            read.append(time.perf_counter() - start)
+
+        table.handle, shoe._on_bytes = timed_handle, timed_bytes  # type: ignore[method-assign]
+        try:
+            for shoe_seed in (seed, seed + 1):
+                bench.deal_shoe(shoe_seed, lambda: None, lambda: None)
+        finally:
+            bench.close()
+    us = lambda values: round(statistics.median(values) * 1e6, 1)  # noqa: E731
+    return {"handle_us_p50": {"deciding": us([t for t, d in handled if d]), "other": us([t for t, d in handled if not d])},
+            "shoe_on_bytes_us_p50": us(read), "cards": len(handled)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shoes", type=int, default=3)
@@ -95,7 +139,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=int, default=0, metavar="N")
+    parser.add_argument("--in-daemon", action="store_true", help="time the parts where the daemon runs them, cold")
     args = parser.parse_args(argv)
+    if args.in_daemon:
+        cold = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                            "load": [round(x, 2) for x in os.getloadavg()]}, **in_daemon(args.seed)}
+        if args.json:
+            print(json.dumps(cold))
+        else:
+            print(f"in the daemon's parts, {cold['cards']} cards (load {cold['machine']['load']}): Table.handle "
+                  f"p50 {cold['handle_us_p50']['deciding']} us deciding, {cold['handle_us_p50']['other']} us other; "
+                  f"the shoe driver's _on_bytes p50 {cold['shoe_on_bytes_us_p50']} us")
+        return 0
     inputs = recorded_inputs(args.shoes, args.seed)
     passes = [replay(inputs) for _ in range(args.repeat)]
     best = [min(times) for times in zip(*(p[0] for p in passes))]
