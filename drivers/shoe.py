@@ -74,11 +74,13 @@ class ShoeDriver(DeviceDriver):
             self._emit(ev.DeviceError, code=None, detail=f"unexpected {type(msg).__name__} from a shoe")
 
     def _card(self, msg: CardRead) -> None:
-        if self._delivered.get(msg.draw_counter) == msg:
+        before = self._delivered.get(msg.draw_counter)
+        if before is not None and before == msg:  # not `None == msg`: that asks CardRead.__eq__ too
             self._emit(ev.DrawRepeated, draw_counter=msg.draw_counter, code=msg.code)
             return
         self._delivered[msg.draw_counter] = msg
-        self._delivered.move_to_end(msg.draw_counter)
+        if before is not None:  # a new counter is appended at the end already
+            self._delivered.move_to_end(msg.draw_counter)
         if len(self._delivered) > REPEAT_WINDOW:
             self._delivered.popitem(last=False)
         self._emit(ev.CardDrawn, code=msg.code, draw_counter=msg.draw_counter,

@@ -242,6 +242,8 @@ class FrameDecoder:
             if frame is None:
                 break
             frames.append(frame)
+            if pos == len(self._buf):  # all taken (a read is usually whole frames): no scan of nothing
+                break
         if pos:
             del self._buf[:pos]
         self.frames += len(frames)

@@ -35,6 +35,7 @@ from typing import Any
 from firmware_bridge.enums import DeviceKind, Msg, NakReason, type_name
 from firmware_bridge.frame import (
     FLAG_ACK_VALID,
+    FLAG_AUTH,
     FLAG_RELIABLE,
     KNOWN_FLAGS,
     PROTOCOL_MAJOR,
@@ -265,7 +266,8 @@ class Link:
     def outgoing_frames(self) -> list[bytes]:
         """What to write, one encoded frame per item (fault injection works per frame)."""
         if self._ack_owed:
-            self._transmit_unreliable(Ack(), self._last_tx)
+            msg_type, payload = _ACK  # packed once: no Ack built for every ack
+            self._emit(msg_type, self.tx.next_seq, 0, payload, self._last_tx)
             self._ack_owed = False  # with a key and no session key yet, an ack cannot be sent
         frames, self._out = self._out, []
         return frames
@@ -361,8 +363,9 @@ class Link:
         if frame.version != PROTOCOL_MAJOR:
             self._nak(frame.seq, NakReason.UNSUPPORTED_VERSION)
             return self._violation(f"frame of protocol version {frame.version}, we speak {PROTOCOL_MAJOR}")
-        if frame.flags & ~KNOWN_FLAGS:
-            return self._violation(f"{type_name(frame.msg_type)} frame with unknown flag bits 0x{frame.flags:02x}")
+        flags = frame.flags  # its bits tested here, not through Frame's properties: every frame comes this way
+        if flags & ~KNOWN_FLAGS:
+            return self._violation(f"{type_name(frame.msg_type)} frame with unknown flag bits 0x{flags:02x}")
         events: list[LinkEvent] = []
         if frame.msg_type == Msg.HELLO:
             return self._on_hello(frame, now)
@@ -370,11 +373,11 @@ class Link:
             admitted, events = self._admit(self.auth, frame, now)
             if not admitted:
                 return events
-        elif frame.authenticated:
+        elif flags & FLAG_AUTH:
             return self._violation(f"authenticated {type_name(frame.msg_type)} frame, but no key is configured")
-        if frame.ack_valid and not self.awaiting_reply:
+        if flags & FLAG_ACK_VALID and not self.awaiting_reply:
             self.tx.acked(frame.ack, now)
-        if not frame.reliable:
+        if not flags & FLAG_RELIABLE:
             return events + self._on_unreliable(frame, now)
         if self.rx_expected is None:
             if not self.awaiting_reply:

@@ -52,7 +52,10 @@ class MalformedPayload(ValueError):
 
 
 def _uint(name: str, value: object, bits: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < (1 << bits):
+    # a plain int (nearly every value, and every decoded one) is told by its class, without a call
+    if value.__class__ is not int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"{name}={value!r} is not a uint{bits}")
+    if not 0 <= value < (1 << bits):
         raise ValueError(f"{name}={value!r} is not a uint{bits}")
 
 

@@ -80,18 +80,10 @@ class Card:
     @property
     def code(self) -> int:
         """The uint16 wire code of this card."""
-        if self.is_joker:
-            return JOKER_CODE
-        if self.is_element:
-            return ELEMENT_CODE_BASE | (ELEMENTS.index(self.suit) << 4) | self.rank
-        return STANDARD_CODE_BASE | (STANDARD_SUITS.index(self.suit) << 4) | self.rank
+        return _CODE_OF[self.rank, self.suit]  # every valid card is in the table (__post_init__)
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return "JK"
-        if self.is_element:
-            return f"{ELEMENT_RANK_LETTERS.get(self.rank, str(self.rank))}-{self.suit}"
-        return f"{STANDARD_RANK_LETTERS.get(self.rank, str(self.rank))}{self.suit}"
+        return _TEXT_OF[self.rank, self.suit]  # looked up: a card is named several times per deal
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -127,6 +119,30 @@ _DECKS = {
     DeckKind.ELEMENT65: tuple(Card(r, e) for e in ELEMENTS for r in range(1, 14)),
 }
 _DECK_SETS = {kind: frozenset(cards) for kind, cards in _DECKS.items()}
+
+
+def _code(card: Card) -> int:
+    if card.is_joker:
+        return JOKER_CODE
+    if card.is_element:
+        return ELEMENT_CODE_BASE | (ELEMENTS.index(card.suit) << 4) | card.rank
+    return STANDARD_CODE_BASE | (STANDARD_SUITS.index(card.suit) << 4) | card.rank
+
+
+def _text(card: Card) -> str:
+    if card.is_joker:
+        return "JK"
+    if card.is_element:
+        return f"{ELEMENT_RANK_LETTERS.get(card.rank, str(card.rank))}-{card.suit}"
+    return f"{STANDARD_RANK_LETTERS.get(card.rank, str(card.rank))}{card.suit}"
+
+
+# Every card there is, once: a card decoded from the wire is one of these instances (no
+# construction per card, and a lookup keyed by it in a shoe's counts finds it by identity).
+_EVERY_CARD = (*_STANDARD, JOKER, *_DECKS[DeckKind.ELEMENT65])
+_CODE_OF = {(card.rank, card.suit): _code(card) for card in _EVERY_CARD}
+_TEXT_OF = {(card.rank, card.suit): _text(card) for card in _EVERY_CARD}
+_CARD_OF_CODE = {_code(card): card for card in _EVERY_CARD}
 
 _SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 _STANDARD_RE = re.compile(r"^(10|[2-9]|[atjqk])([shdc])$", re.IGNORECASE)
@@ -174,6 +190,8 @@ def parse_cards(tokens: Iterable[str]) -> list[Card]:
 
 def card_from_code(code: int) -> Card:
     """Decode a wire code; raises CardError for the no-read code and for unknown codes."""
+    if isinstance(code, int) and (card := _CARD_OF_CODE.get(code)) is not None:
+        return card
     if not isinstance(code, int) or not 0 <= code <= 0xFFFF:
         raise CardError(code, "card code must be a uint16")
     if code == NO_READ_CODE:

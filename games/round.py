@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from games.cards import Card, DeckKind
@@ -120,6 +121,12 @@ class BetResult:
     def pays(self) -> str | None:
         return None if self.line is None else self.line.pays_text
 
+    @cached_property
+    def result_text(self) -> str:
+        """"win", "lose" or "push", kept: the results a game settles are shared (LOSE, its wins)
+        and shown after every round."""
+        return self.result.value
+
     def net(self, stake: Fraction | int) -> Fraction:
         """Exact money won (+) or lost (-) on `stake`; a push is 0."""
         stake = Fraction(stake)
@@ -130,7 +137,11 @@ class BetResult:
         return stake * self.line.pays.ratio
 
     def to_json(self) -> dict[str, Any]:
-        return {"result": self.result.value, "pays": self.pays}
+        return dict(self._json)  # a copy: the kept one is shared
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        return {"result": self.result_text, "pays": self.pays}
 
 
 def win(wager: Wager, outcome: str) -> BetResult:
@@ -235,13 +246,14 @@ class RoundState:
     extra: Mapping[str, object] = field(default_factory=dict)
 
     def hand(self, name: str) -> tuple[Card, ...]:
-        return tuple(c for c, d in zip(self.cards, self.dealt_to) if d.hand == name)
+        return tuple([c for c, d in zip(self.cards, self.dealt_to) if d.hand == name])
 
     def decision_of(self, spot: int) -> tuple[str, ...]:
         return tuple(d for s, d in self.decisions if s == spot)
 
     def evolve(self, **changes: Any) -> RoundState:  # RoundState's fields
-        return replace(self, **changes)
+        # built directly: dataclasses.replace reads every field's metadata again on each card
+        return RoundState(**{**self.__dict__, **changes})
 
 
 @dataclass(frozen=True)

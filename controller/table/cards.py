@@ -39,18 +39,19 @@ class CardFlow:
         self.integrity, self.round = integrity, round
 
     def on_card(self, inp: i.Card, out: Out) -> None:
+        rnd = self.round
         in_shoe = self.shoe.state != m.NO_SHOE  # a card out of a shoe the table knows
-        arrival = self._arrive(inp)
-        was_open = self.round.is_open()
+        arrival = self._arrive(inp, in_shoe)
+        was_open = rnd.is_open()
         self._judge_counter(out, arrival)
-        self.round.apply(out, self.judge(arrival, voided_now=was_open and self.round.state == m.VOID))
+        rnd.apply(out, self.judge(arrival, voided_now=was_open and rnd.state == m.VOID))
         if in_shoe:  # after the card's own record: an alarm cites the card that raised it
-            rnd = self.round
             self.integrity.on_card(out, arrival.card, arrival.draw_counter,
                                    rnd.current.number if rnd.is_open() else None, rnd.state)
 
-    def _arrive(self, inp: i.Card) -> Arrival:
-        """Decode the card and count it out of the shoe (checked against the whole shoe first)."""
+    def _arrive(self, inp: i.Card, in_shoe: bool) -> Arrival:
+        """Decode the card and, `in_shoe`, count it out of the shoe (checked against the whole
+        shoe first)."""
         misread = inp.misread or inp.code == NO_READ_CODE
         card = foreign = None
         if not misread:
@@ -61,7 +62,7 @@ class CardFlow:
                 foreign = f"{code} is not the code of any card"
             else:
                 foreign = self.shoe.foreign_reason(card)
-        if self.shoe.state != m.NO_SHOE:
+        if in_shoe:
             self.shoe.take(card)
         return Arrival(inp.code, card, inp.draw_counter, inp.double_draw, misread, foreign)
 
@@ -73,7 +74,9 @@ class CardFlow:
             self.prove(out, None if counter is None else counter - 1, "a card after the link came back")
         else:
             verdict = self.counter.check_card(counter)
-            if isinstance(verdict, Unheard):
+            if verdict is None:  # nearly every card: the counter one past the last
+                pass
+            elif isinstance(verdict, Unheard):
                 self.unheard(out, verdict.count, f"the shoe reports a draw gap: card {verdict.last + 1} never heard, "
                                                  f"{counter} came next ({verdict.count} card(s) unheard)")
             elif isinstance(verdict, Unproven) and self.round.in_play():

@@ -13,8 +13,10 @@ slow blink = it pushes, off = it loses. They show from the result until the next
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
+from typing import NamedTuple
 
 from controller.table import machine as m
 from controller.table.draw_counter import DrawCounter
@@ -103,9 +105,9 @@ def lamp_ids(game_key: str) -> dict[str, int]:
     return {lamp.name: lamp.id for lamp in lamp_list(game_key)}
 
 
-@dataclass(frozen=True)
-class LampView:
-    """What the lamps show, taken from the table's state."""
+class LampView(NamedTuple):
+    """What the lamps show, taken from the table's state. A tuple: built and compared after
+    every input without a Python-level __init__ or __eq__."""
 
     round_state: str
     shoe_state: str
@@ -115,8 +117,8 @@ class LampView:
     key_on: bool = False
     live_spots: tuple[int, ...] = ()
     awaited_spot: int | None = None
-    bets: Mapping[str, str] = field(default_factory=dict)  # bet key -> win/lose/push
-    spot_bets: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    bets: Mapping[str, str] = MappingProxyType({})  # bet key -> win/lose/push
+    spot_bets: Mapping[int, Mapping[str, str]] = MappingProxyType({})
     player_dealer_seat: int | None = None
     mispaid: tuple[tuple[int, str], ...] = ()  # (seat, bet) of each space found mispaid at confirm
 
@@ -183,14 +185,14 @@ class LampBoard:
         `mispaid`: the spaces a confirm found mispaid, still standing (their lamps blink fast)."""
         shoe = self.shoe
         unread_burn = shoe.burning and shoe.burned > 0 and shoe.burn_remaining is None
-        # the bets copied: the view compared next time must not change with the round's dicts
         view = LampView(
             round_state=round_state, shoe_state=shoe.state, last_round=shoe.last_round,
             attention=noted or not self.counter.heard or unread_burn, shoe_held=self.integrity.blocked, key_on=self.panel.key_on,
-            live_spots=live_spots, awaited_spot=awaited_spot, bets=dict(bets),
-            spot_bets={spot: dict(b) for spot, b in spot_bets.items()},
+            live_spots=live_spots, awaited_spot=awaited_spot, bets=bets, spot_bets=spot_bets,
             player_dealer_seat=self.bank.holder if self.bank is not None else None, mispaid=mispaid,
         )
         if view != self._view:
-            self._picture, self._view = lamp_picture(self.game_key, view), view
+            # the bets copied: the view compared next time must not change with the round's dicts
+            self._view = view._replace(bets=dict(bets), spot_bets={spot: dict(b) for spot, b in spot_bets.items()})
+            self._picture = lamp_picture(self.game_key, view)
         return dict(self._picture)

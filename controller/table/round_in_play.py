@@ -126,7 +126,7 @@ class RoundInPlay:
         return self.play
 
     def is_open(self) -> bool:
-        return self.play is not None and self.state not in m.ROUND_CLOSED
+        return self.play is not None and self.flow.state not in m.ROUND_CLOSED  # asked several times a card
 
     def in_play(self) -> bool:
         """Cards may be due to the round: from "Place your bets" until the result."""
@@ -355,12 +355,12 @@ class RoundInPlay:
 
     def show_result(self, result: RoundResult) -> None:
         """The outcome of every betting area, for the result lamps."""
-        self.bet_outcomes = {key: bet.result.value for key, bet in result.bets.items()}
+        self.bet_outcomes = {key: bet.result_text for key, bet in result.bets.items()}
         self.spot_outcomes = {}
         for spot, fields in result.spots.items():
             bets = fields.get("bets", fields)
             self.spot_outcomes[int(spot)] = {
-                key: bet.result.value for key, bet in (bets.items() if isinstance(bets, Mapping) else ())
+                key: bet.result_text for key, bet in (bets.items() if isinstance(bets, Mapping) else ())
                 if isinstance(bet, BetResult)
             }
 
@@ -384,9 +384,11 @@ class RoundInPlay:
 
     def picture(self) -> dict[str, str]:
         """The whole lamp picture now."""
-        awaited = self.current.awaited() if self.state == m.AWAITING else None
+        state, play = self.flow.state, self.play  # read once: asked after every input
+        awaited = self.current.awaited() if state == m.AWAITING else None
+        spots = play.spots if play is not None and state not in m.ROUND_CLOSED else self.spots  # is_open()
         return self.lamps.picture(
-            self.state, self.current.spots if self.is_open() else self.spots, awaited.spot if awaited else None,
+            state, spots, awaited.spot if awaited else None,
             self.bet_outcomes, self.spot_outcomes, noted=bool(self.notes), mispaid=tuple(self.wagers.mispays))
 
     # ------------------------------------------------------------ after a restart

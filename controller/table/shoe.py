@@ -127,9 +127,10 @@ class Shoe:
 
     def foreign_reason(self, card: Card) -> str | None:
         """Why `card` cannot be in this shoe, or None."""
-        if not self.deck_kind.contains(card):
+        left = self.composition.get(card)  # every card of the deck has its count here (0 once all are out)
+        if left is None:
             return f"{card} is not a card of the {self.deck_kind.value} deck"
-        if self.composition[card] <= 0:
+        if left <= 0:
             held = self.decks
             return (f"{card} came out once more than the shoe holds "
                     f"({held} deck{'s' if held != 1 else ''} hold {held} cop{'ies' if held != 1 else 'y'})")
@@ -140,8 +141,8 @@ class Shoe:
         self.drawn += 1
         if card is None:
             self.unknown += 1
-        elif self.composition[card] > 0:
-            self.composition[card] -= 1
+        elif (left := self.composition[card]) > 0:
+            self.composition[card] = left - 1
 
     def identify(self, card: Card) -> None:
         """An unknown card out of the shoe is now known (keyed in by the supervisor)."""

@@ -64,6 +64,12 @@ class BaccaratGame(Game):
         if limits_clause is not None:
             self.limits_clause = limits_clause
         self._late_double_draw = late_double_draw_rule()
+        # every wager's result for each of its pay lines, built once (a result is immutable)
+        self._wins = {(w.key, line.outcome): win(w, line.outcome) for w in wagers for line in w.lines}
+        self._deck = frozenset(deck_kind.cards)  # what _check_belongs asks of every card
+        # the last state asked about and its step: a card's state is asked about again by
+        # with_card and result after the table asked (states are immutable: identity suffices)
+        self._last_step: tuple[RoundState | None, Deal | Complete] = (None, Complete())
 
     def __repr__(self) -> str:
         return f"BaccaratGame({self.key})"
@@ -78,6 +84,13 @@ class BaccaratGame(Game):
         return self.rule(K.DOUBLE_DRAW) if initial else self._late_double_draw
 
     def next_step(self, state: RoundState) -> Deal | Complete:  # baccarat asks no decisions
+        asked, step = self._last_step  # one read: a game is shared by every table
+        if asked is not state:
+            step = self._step_after(state)
+            self._last_step = (state, step)
+        return step
+
+    def _step_after(self, state: RoundState) -> Deal | Complete:
         dealt = len(state.cards)
         if dealt < len(INITIAL_ORDER):
             return Deal(INITIAL_ORDER[dealt], dealt // 2, initial=True)
@@ -102,8 +115,10 @@ class BaccaratGame(Game):
         return state.evolve(cards=state.cards + (card,), dealt_to=state.dealt_to + (step,))
 
     def _check_belongs(self, state: RoundState, card: Card) -> None:
-        if not self.deck_kind.contains(card):
+        if card not in self._deck:
             raise Irregular(self.rule(K.FOREIGN_CARD), f"{card} is not a card of the {self.deck_kind.value} deck")
+        if len(state.cards) < state.decks:  # too few cards in the round to hold a copy too many
+            return
         copies = state.cards.count(card) + 1
         if copies > state.decks:
             raise Irregular(
@@ -132,5 +147,6 @@ class BaccaratGame(Game):
         hands = {PLAYER: tuple(player), BANKER: tuple(banker)}
         for key, (hand, judge) in self.pair_wagers.items():
             outcomes[key] = judge(*hands[hand][:2])
-        return {key: LOSE if (outcome := outcomes[key]) is None else win(wager, outcome)
+        # each pay line's result is built once (_wins); win() names an outcome no line has
+        return {key: LOSE if (outcome := outcomes[key]) is None else self._wins.get((key, outcome)) or win(wager, outcome)
                 for key, wager in self.wagers.items()}

@@ -33,7 +33,7 @@ def points_total(points: Iterable[int]) -> int:
 
 
 def cards_total(cards: Iterable[Card]) -> int:
-    return points_total(c.point for c in cards)
+    return points_total([c.point for c in cards])  # a list: a hand is 2-3 cards, a generator costs more
 
 
 def is_natural(player_total: int, banker_total: int) -> bool:
