@@ -114,9 +114,7 @@ class Bench:
             raise RuntimeError(what)
 
     def _settled(self, head: int) -> Callable[[], bool]:
-        committer = self.loop.committer  # settled: committed, acted on, and acknowledged (fsynced)
-        return lambda: self.journal.head_seq > head and not len(self.loop.inbox) and not committer.waiting \
-            and not committer.unsynced
+        return lambda: self.journal.head_seq > head and not len(self.loop.inbox) and not self.loop.committer.waiting
 
     def press(self, name: str) -> None:
         head = self.journal.head_seq

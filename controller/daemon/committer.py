@@ -8,13 +8,6 @@ JOURNAL_FULL_RETRY_S, with the table shown held on the lamp board (HELD_LAMPS) u
 table's own picture comes back. Any other journal failure is fatal (DaemonFatal): nothing may
 be acted on that is not journaled. Once bets open (a quiet moment) the WAL is checkpointed
 and the head anchored, every CHECKPOINT_RECORDS records.
-
-A device message is acknowledged (its `release`) only once its record is on the disk. A
-commit holding a durable record (a result, a void) is fsynced before it is acted on, and then
-every ack waiting goes. A commit holding only device records is not: their acks wait up to
-ACK_SYNC_S for one fsync of the journal that covers them all (a bet sensor's burst, a round's
-cards drawn at once), well inside the devices' 0.25 s ack_timeout. Their lamps are not held
-for it: only a durable record's are.
 """
 from __future__ import annotations
 
@@ -37,7 +30,6 @@ log = structlog.get_logger("daemon")
 CHECKPOINT_RECORDS = 400
 JOURNAL_RETRY_S = 0.05  # a locked journal is tried again this often
 JOURNAL_FULL_RETRY_S = 1.0  # a full disk is tried again this often
-ACK_SYNC_S = 0.004  # acks of commits not yet fsynced wait at most this long for the one fsync they share
 # While the disk is full the table is held: "no more bets" slow blink (held), "error" fast blink.
 HELD_LAMPS = {"no_more_bets": Pattern.SLOW.value, "error": Pattern.FAST.value}
 
@@ -78,9 +70,6 @@ class Committer:
         self._lamps_held = False  # HELD_LAMPS are on the board instead of the table's picture
         self._checkpointed_seq: int | None = None  # head_seq at the last checkpoint (None: none yet)
         self.retry_timer = reactor.timer(self._on_retry)
-        self.unsynced: list[Callable[[], None]] = []  # acks of committed records not yet fsynced, in order
-        self._synced = False  # whether the last commit was fsynced
-        self.sync_timer = reactor.timer(lambda now: self.sync_acks())
 
     @property
     def waiting(self) -> bool:
@@ -98,7 +87,6 @@ class Committer:
             self.blocked.extend(handled)
         elif self._write(handled):
             self._act(handled)
-            self._acknowledge(handled)
             if any(h.opened_betting for h in handled):
                 self.checkpoint()  # a quiet moment: no card is due while bets are open
         else:
@@ -130,7 +118,8 @@ class Committer:
         entries = [entry for h in handled for entry in h.entries]
         started = time.perf_counter()
         try:
-            self._synced = self.journal.append_batch(entries) if entries else False
+            if entries:
+                self.journal.append_batch(entries)
         except (JournalBusy, JournalFull) as error:
             if self._stopping():  # told to stop: these inputs are dropped, not acted on
                 why = "the disk is full" if isinstance(error, JournalFull) else "the journal is locked"
@@ -159,39 +148,12 @@ class Committer:
         self.note = ""
         self.full = None
         self._act(blocked)
-        self._acknowledge(blocked)
         if any(h.opened_betting for h in blocked):
             self.checkpoint()
         if self._lamps_held and self.lamps is not None:  # the table's own picture again, whole
             self._lamps_held = False
             self.lamps.show(self._picture())
         self._writable_again()
-
-    def _acknowledge(self, handled: list[Handled]) -> None:
-        """The devices hear "got it" for what this commit holds (after its lamps: they wait on
-        nothing): now if it was fsynced, else with the next fsync."""
-        self.unsynced += [h.release for h in handled if h.release is not None]
-        if self._synced:
-            self._release_unsynced()
-        elif self.unsynced and not self.sync_timer.armed:
-            self.sync_timer.after(ACK_SYNC_S)
-
-    def sync_acks(self) -> None:
-        """fsync the journal and acknowledge every message it now holds on the disk. A
-        journal that cannot be fsynced is fatal, as a commit that fails."""
-        if not self.unsynced:
-            return
-        try:
-            self.journal.make_durable()
-        except JournalError as error:
-            raise DaemonFatal(str(error)) from None
-        self._release_unsynced()
-
-    def _release_unsynced(self) -> None:
-        releases, self.unsynced = self.unsynced, []
-        self.sync_timer.cancel()
-        for release in releases:
-            release()
 
     def checkpoint(self) -> None:
         """Copy the WAL into the database at a quiet moment, once enough has been written

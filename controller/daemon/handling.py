@@ -92,15 +92,13 @@ class Handling:
                reply: Callable[[Reply], None] | None = None, before: dict[str, Any] | None = None,
                release: Callable[[], None] | None = None) -> Handled:
         """Handle `inputs` (the table's); `record` and every Journal effect are its entries.
-        With `release` (the device's ack) the record is acknowledged once it is durable."""
+        With `release` (the device's ack) the record is durable."""
         was_betting = self.table.state == "betting"
         started = time.perf_counter()
         effects = list(extra)
         for inp in inputs:
             effects += self._handle(inp)
-        # An acknowledged device message's record need not be fsynced in this commit: its ack
-        # waits for the fsync (committer.py); only a durable effect (a result, a void) forces one.
-        entries: list[Entry] = [(record[0], record[1], None, False)] if record is not None else []
+        entries: list[Entry] = [(record[0], record[1], None, release is not None)] if record is not None else []
         entries += [(e.kind, e.payload, None, e.durable) for e in effects if type(e) is JournalEffect]
         return Handled(entries, effects, reply, before, bool(inputs), time.perf_counter() - started,
                        opened_betting=self.table.state == "betting" and not was_betting, release=release)

@@ -12,9 +12,9 @@ It composes four parts, each built here with what it needs:
 
 For every input taken: translate and handle it in memory (handling.py), commit the batch's
 records (the input's own record first, then its effects' Journal records), carry out the
-effects, then acknowledge to the devices the messages that commit holds once it is fsynced
-(AckWhenDurable; PROTOCOL.md §9; committer.py: several commits may share one fsync): a crash
-before leaves them with the device, which sends them again (controller/daemon/shoe_resends.py). docs/code-flow.md follows a card through it.
+effects, then acknowledge to the shoe the messages that commit holds (AckWhenDurable;
+PROTOCOL.md §9): a crash before leaves them with the device, which sends them again
+(controller/daemon/shoe_resends.py). docs/code-flow.md follows a card through it.
 """
 from __future__ import annotations
 
@@ -106,7 +106,6 @@ class EventLoop:
         self.supervisor.start()
         try:
             self.reactor.run()
-            self.committer.sync_acks()  # a clean stop: what is committed is acknowledged before the drivers close
         finally:  # stopped or failed: no more input is taken, though the reactor may turn on (shutdown)
             self._stopped = self._stopped or "failed"
             self.supervisor.stop()
@@ -194,6 +193,9 @@ class EventLoop:
                 self.timing.add("handle", h.handle_s)
                 self.timing.add("commit", h.commit_s)
                 self.timing.add("effects", time.perf_counter() - started)
+        for h in handled:  # the commit is fsynced: the devices hear "got it" (after the lamps: they wait on nothing)
+            if h.release is not None:
+                h.release()
 
     def _log_change(self, change: dict[str, Any]) -> None:
         """A device's change in the log: a link's or a tamper at info or warning; a bet sensor's

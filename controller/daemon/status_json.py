@@ -20,7 +20,6 @@ from controller.daemon.timing import LoopTiming
 from controller.logs import output_state
 from controller.table import Table
 
-
 _frozen: list[int] = []  # how many objects start-up set apart from the collector, counted once
 
 

@@ -253,8 +253,8 @@ class Journal:
         return bool(entries) and (self.sync == "always" or any(entry[3] for entry in entries))
 
     def make_durable(self) -> None:
-        """fsync what is committed but not yet on the disk (commits without a durable entry),
-        so several of them share one fsync. JournalFull when the disk is full, JournalError
+        """fsync what is committed but not yet on the disk: every commit so far is then durable
+        (a durable append ends with it). JournalFull when the disk is full, JournalError
         otherwise."""
         if threading.get_ident() != self._owner:
             raise JournalError(f"{self.path}: fsync from another thread; the journal belongs to the thread that opened it")

@@ -72,25 +72,6 @@ def test_a_card_is_released_after_its_commit_and_its_record_is_durable(tmp_path,
     rig.close()
 
 
-def test_acks_of_commits_in_a_row_share_one_fsync(tmp_path, monkeypatch):
-    """Burn cards (no durable record) in separate reactor turns: each commit goes without an
-    fsync and their acks wait for one make_durable that covers them all."""
-    rig = LoopRig(tmp_path)
-    durable_through = watch_fsyncs(rig, monkeypatch)
-    rig.press("new_shoe")
-    fsyncs = []
-    make_durable = rig.journal.make_durable
-    monkeypatch.setattr(rig.journal, "make_durable", lambda: (fsyncs.append(rig.journal.head_seq), make_durable())[1])
-    first = card_with_receipt(rig, "9h", durable_through)
-    assert rig.loop.reactor.run_until(lambda: not len(rig.loop.inbox), WAIT)
-    assert first.journaled_at_release is None  # committed, not yet fsynced: not acknowledged
-    second = card_with_receipt(rig, "8d", durable_through)
-    assert rig.loop.reactor.run_until(lambda: second.journaled_at_release is not None, WAIT)
-    assert first.durable_at_release and second.durable_at_release
-    assert len(fsyncs) == 1
-    rig.close()
-
-
 def test_a_locked_journal_holds_the_ack_until_the_commit(tmp_path):
     rig = LoopRig(tmp_path)
     rig.press("new_shoe")
@@ -128,7 +109,8 @@ def test_a_message_behind_a_stop_is_never_acknowledged(tmp_path):
 
 def test_an_fsync_that_fails_acknowledges_nothing_and_stops_the_daemon(tmp_path, monkeypatch):
     """make_durable raising stands for a disk whose fsync fails (EIO): no real disk here can be
-    made to fail an fsync on cue. The card's ack is never released; the loop ends DaemonFatal."""
+    made to fail an fsync on cue. The card's commit is not durable: its ack is never released,
+    and the loop ends DaemonFatal."""
     from controller.daemon.committer import DaemonFatal
     from controller.journal import JournalError
 

@@ -102,7 +102,7 @@ def test_append_batch_writes_what_append_many_writes_without_records_back(journa
 
 
 def test_a_commit_without_a_durable_entry_is_fsynced_later_by_make_durable(journal, monkeypatch):
-    """Commits at NORMAL share one fsync: append_batch says it did not fsync, make_durable
+    """Commits at NORMAL may share one fsync: append_batch says it did not fsync, make_durable
     fsyncs the WAL that holds them (os.fsync observed, not replaced: it still runs)."""
     synced: list[str] = []
     real_fsync = os.fsync
