@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_card_cpu import DECKS, GAME, WAIT, Calls
+from bench_money_daemon import registry_rows
 from daemon_mirror import Dealer, shoe_cards
 
 from controller.control.peers import Peer
@@ -78,12 +79,7 @@ RACK = {500: 300, 100: 600, 25: 300, 5: 3000, 1: 300}  # value -> chips in the r
 
 
 def rack_rows() -> list[str]:
-    rows, serial = [], 0
-    for value, count in RACK.items():
-        for _ in range(count):
-            rows.append(f"047b0d{serial:08x},{value},bench")
-            serial += 1
-    return rows
+    return registry_rows(RACK)
 
 
 class BenchRequest(Request):

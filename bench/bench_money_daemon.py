@@ -55,9 +55,10 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def registry_rows() -> list[str]:
+def registry_rows(rack: dict[int, int] = RACK) -> list[str]:
+    """The registry's CSV rows for `rack` (value -> chips), UIDs numbered from 047b0d00000000."""
     rows, serial = [], 0
-    for value, count in RACK.items():
+    for value, count in rack.items():
         for _ in range(count):
             rows.append(f"047b0d{serial:08x},{value},bench")
             serial += 1

@@ -28,6 +28,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench_card_cpu import Calls
 from daemon_mirror import Dealer, shoe_cards
 
 from controller.table import Journal, Table
@@ -80,17 +81,6 @@ def replay(inputs: list[object], hook: object = None) -> tuple[list[float], list
             seconds.append(time.perf_counter() - start)
         decides.append(any(isinstance(e, Journal) and e.durable for e in effects))
     return seconds, decides, calls
-
-
-class Calls:
-    """Counts every Python and C call while installed (sys.setprofile)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, frame, event, arg) -> None:  # noqa: ANN001 - the profiler's signature
-        if event == "call" or event == "c_call":
-            self.count += 1
 
 
 def in_daemon(seed: int) -> dict:
