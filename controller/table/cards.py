@@ -73,10 +73,8 @@ class CardFlow:
         if self.counter.proof_needed:  # the shoe was unheard: this card's counter must prove nothing was missed
             self.prove(out, None if counter is None else counter - 1, "a card after the link came back")
         else:
-            verdict = self.counter.check_card(counter)
-            if verdict is None:  # nearly every card: the counter one past the last
-                pass
-            elif isinstance(verdict, Unheard):
+            verdict = self.counter.check_card(counter)  # None for nearly every card: one past the last
+            if isinstance(verdict, Unheard):
                 self.unheard(out, verdict.count, f"the shoe reports a draw gap: card {verdict.last + 1} never heard, "
                                                  f"{counter} came next ({verdict.count} card(s) unheard)")
             elif isinstance(verdict, Unproven) and self.round.in_play():
