@@ -78,10 +78,6 @@ CHIP = 5  # the value of every chip laid
 RACK = {500: 300, 100: 600, 25: 300, 5: 3000, 1: 300}  # value -> chips in the rack and the registry
 
 
-def rack_rows() -> list[str]:
-    return registry_rows(RACK)
-
-
 class BenchRequest(Request):
     """A control-socket command posted straight into the loop's inbox (no socket: the bench's
     own setup, not measured); its answer is kept."""
@@ -98,7 +94,7 @@ class BenchRequest(Request):
 class Bench:
     def __init__(self, directory: Path) -> None:
         rack = directory / "chips.csv"
-        rack.write_text("uid,value,set\n" + "\n".join(rack_rows()) + "\n")
+        rack.write_text("uid,value,set\n" + "\n".join(registry_rows(RACK)) + "\n")
         self.shoe_sim = Sim("shoe", directory, "--deck-kind", "standard52", "--decks", str(DECKS), "--seed", "1")
         self.panel_sim = Sim("panel", directory, "--buttons", str(PANEL_BUTTONS))
         self.lights_sim = Sim("lights", directory, "--lamps", str(BOARD_LAMPS))
@@ -122,7 +118,7 @@ class Bench:
             driver.start()
         self._until(lambda: self.loop.supervisor.ready, "the devices never came up")
         self._until(lambda: self.loop.table.snapshot()["money"]["sensor"] == "live", "the bet sensor's layout")
-        rows = rack_rows()
+        rows = registry_rows(RACK)
         for start in range(0, len(rows), 1000):  # the command's limit
             self.command("chips_import", chips=rows[start:start + 1000])
         self.number = {(seat, bet): n for n, seat, bet in self.bets_sim.state()["layout"]}
@@ -253,7 +249,7 @@ def handling(chips: int, lists: int = 2000, repeat: int = 5) -> float:
     table = Table(GAME, DECKS, settings)
     sessions = DeviceSessions(GAME, table)
     sessions.watch("bets", driver)
-    rows = rack_rows()
+    rows = registry_rows(RACK)
     for start in range(0, len(rows), 1000):
         table.handle(i.Command("chips_import", {"chips": rows[start:start + 1000]}, source="socket"))
     sessions.translate(SessionUp(device="bets", at=0.0, hello=Hello(DeviceKind.BETS, boot_id=1)))

@@ -245,25 +245,10 @@ class Journal:
         JournalBusy when another connection holds the write lock past SQLite's busy timeout."""
         return [record_from_row(row) for row in self._append_rows(entries)]
 
-    def append_batch(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> bool:
+    def append_batch(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> None:
         """append_many without the Record objects back: the daemon's loop needs none of them,
-        and building them is a tenth of a record's cost. True when the commit was fsynced
-        (an entry was durable, or sync "always"): every record so far is then durable."""
+        and building them is a tenth of a record's cost."""
         self._append_rows(entries)
-        return bool(entries) and (self.sync == "always" or any(entry[3] for entry in entries))
-
-    def make_durable(self) -> None:
-        """fsync what is committed but not yet on the disk: every commit so far is then durable
-        (a durable append ends with it). JournalFull when the disk is full, JournalError
-        otherwise."""
-        if threading.get_ident() != self._owner:
-            raise JournalError(f"{self.path}: fsync from another thread; the journal belongs to the thread that opened it")
-        try:
-            self._fsync_wal()
-        except OSError as error:
-            if error.errno == errno.ENOSPC:
-                raise JournalFull(f"{self.path}: the disk is full: cannot fsync the journal: {error.strerror}") from None
-            raise JournalError(f"{self.path}: cannot fsync the journal: {error.strerror}") from None
 
     def _append_rows(self, entries: Sequence[tuple[str, Mapping[str, Any] | None, int | None, bool]]) -> list[tuple]:
         if threading.get_ident() != self._owner:
@@ -300,9 +285,14 @@ class Journal:
         self.head_seq, self.head_hash = rows[-1][0], rows[-1][-1]
         if fsync_now:
             # The commit at NORMAL, then one fsync of the WAL: what synchronous=FULL does at the
-            # commit, without two PRAGMA statements around it. Committed but not durable if this
-            # fails: the caller stops (the daemon) before acting on any of it.
-            self.make_durable()
+            # commit, without two PRAGMA statements around it. If it fails the records are
+            # committed but not durable: never JournalFull (whose append may be tried again,
+            # which would write them twice); the caller stops before acting on any of it.
+            try:
+                self._fsync_wal()
+            except OSError as error:
+                raise JournalError(f"{self.path}: records {rows[0][0]}-{rows[-1][0]} are committed but the fsync "
+                                   f"that makes them durable failed: {error.strerror}") from None
         return rows
 
     def _failure(self, error: sqlite3.Error, doing: str) -> JournalError:

@@ -2,6 +2,7 @@
 acknowledged (its `release` called) only after the commit that holds its record, made durable:
 never before, never while the journal is locked, never when the daemon stops first. A real
 Table and a real SQLite journal (loop_rig.LoopRig)."""
+import os
 import sqlite3
 import threading
 
@@ -40,23 +41,17 @@ def card_with_receipt(rig: LoopRig, card: str, durable_through: list[int] | None
 
 
 def watch_fsyncs(rig: LoopRig, monkeypatch) -> list[int]:
-    """[the last record an fsync has covered]: a commit that says it fsynced, or make_durable
-    (both still run: observed, not replaced)."""
+    """[the last record an fsync of the journal's WAL has covered] (os.fsync observed, not
+    replaced: it still runs)."""
     durable_through = [0]
-    append, make_durable = rig.journal.append_batch, rig.journal.make_durable
+    real_fsync, wal = os.fsync, f"{rig.journal.path.resolve()}-wal"
 
-    def appended(entries):
-        synced = append(entries)
-        if synced:
+    def fsync(fd: int) -> None:
+        real_fsync(fd)
+        if os.readlink(f"/proc/self/fd/{fd}") == wal:
             durable_through[0] = rig.journal.head_seq
-        return synced
 
-    def made_durable():
-        make_durable()
-        durable_through[0] = rig.journal.head_seq
-
-    monkeypatch.setattr(rig.journal, "append_batch", appended)
-    monkeypatch.setattr(rig.journal, "make_durable", made_durable)
+    monkeypatch.setattr(os, "fsync", fsync)
     return durable_through
 
 
@@ -108,25 +103,27 @@ def test_a_message_behind_a_stop_is_never_acknowledged(tmp_path):
 
 
 def test_an_fsync_that_fails_acknowledges_nothing_and_stops_the_daemon(tmp_path, monkeypatch):
-    """make_durable raising stands for a disk whose fsync fails (EIO): no real disk here can be
-    made to fail an fsync on cue. The card's commit is not durable: its ack is never released,
-    and the loop ends DaemonFatal."""
+    """os.fsync raising EIO stands for a disk whose fsync fails: no real disk here can be made
+    to fail one on cue. The card's commit is not durable: its ack is never released, and the
+    loop ends DaemonFatal."""
+    import errno
+
     from controller.daemon.committer import DaemonFatal
-    from controller.journal import JournalError
 
     rig = LoopRig(tmp_path)
     rig.press("new_shoe")
 
-    def failing() -> None:
-        raise JournalError("cannot fsync the journal: Input/output error")
+    def failing(fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(rig.journal, "make_durable", failing)
+    monkeypatch.setattr(os, "fsync", failing)
     receipt = card_with_receipt(rig, "9h")
     try:
         rig.loop.reactor.run_until(lambda: False, 1.0)
         raised = None
     except DaemonFatal as error:
         raised = error
+    monkeypatch.undo()
     assert raised is not None and "Input/output error" in str(raised)
     assert receipt.journaled_at_release is None  # committed, never acknowledged
     rig.close()

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from controller.journal import Journal, JournalBusy, JournalError, iter_records, open_readonly, verify
+from controller.journal import Journal, JournalBusy, JournalError, JournalFull, iter_records, open_readonly, verify
 
 
 def kinds(path):
@@ -89,7 +89,7 @@ def test_sync_always_needs_no_switch(tmp_path):
 def test_append_batch_writes_what_append_many_writes_without_records_back(journal, journal_path, tmp_path):
     from controller.journal import Journal
     entries = [("device", {"event": "CardDrawn"}, None, False), ("result", {"round": 2, "winner": "player"}, None, True)]
-    assert journal.append_batch(entries) is True  # a durable entry: the commit was fsynced
+    assert journal.append_batch(entries) is None
     other = Journal(tmp_path / "other.sqlite")
     try:
         other.append_many(entries)
@@ -101,14 +101,28 @@ def test_append_batch_writes_what_append_many_writes_without_records_back(journa
     assert kinds(journal_path) == ["device", "result"] and verify(journal_path).ok
 
 
-def test_a_commit_without_a_durable_entry_is_fsynced_later_by_make_durable(journal, monkeypatch):
-    """Commits at NORMAL may share one fsync: append_batch says it did not fsync, make_durable
-    fsyncs the WAL that holds them (os.fsync observed, not replaced: it still runs)."""
+def test_a_durable_append_fsyncs_the_wal_after_its_commit_and_a_plain_one_does_not(journal, monkeypatch):
+    """os.fsync observed, not replaced: it still runs."""
     synced: list[str] = []
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd))[1])
-    assert journal.append_batch([("device", {"event": "CardDrawn"}, None, False)]) is False
-    assert journal.append_batch([("device", {"event": "CardDrawn"}, None, False)]) is False
+    journal.append_batch([("device", {"event": "CardDrawn"}, None, False)])
     assert synced == []
-    journal.make_durable()
+    journal.append_batch([("device", {"event": "CardDrawn"}, None, False), ("result", {"round": 1}, None, True)])
     assert synced == [f"{journal.path.resolve()}-wal"]
+
+
+def test_an_fsync_that_fails_after_the_commit_is_never_taken_for_a_full_disk(journal, monkeypatch):
+    """os.fsync raising ENOSPC stands for a disk that fails the fsync (no real disk here fails
+    one on cue). The records are committed but not durable: JournalFull would let the daemon
+    append them again, so it is a plain JournalError naming them."""
+    import errno
+
+    def failing(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(JournalError, match=r"records 1-1 are committed but the fsync") as raised:
+        journal.append_batch([("result", {"round": 1}, None, True)])
+    assert not isinstance(raised.value, JournalFull)
+    assert journal.head_seq == 1
