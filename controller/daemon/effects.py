@@ -6,6 +6,7 @@ effect type (controller/table/effects.py), in the order the table gave them.
     CancelTimer
     Publish     -> the event stream (and the round's log line)
     Reply       -> whoever gave the command (the socket client, or the panel's `command` event)
+    FollowUp    -> the loop's inbox: its input is handled after what is already waiting
     Journal     -> nothing more: the committer wrote it before any of these
 
 A handler that fails is logged and journaled as an `error` record; the loop goes on.
@@ -22,7 +23,7 @@ from controller.daemon.committer import Entry
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.timers import Timers
 from controller.journal import RecordKind
-from controller.table import CancelTimer, Lamps, Publish, Reply, StartTimer
+from controller.table import CancelTimer, FollowUp, Lamps, Publish, Reply, StartTimer
 from controller.table import Journal as JournalEffect
 from drivers.reactor import Reactor
 
@@ -73,8 +74,8 @@ class TableTimers:
 
 class Effects:
     def __init__(self, lamps: LampOutput | None, timers: TableTimers, publish: Callable[[dict[str, Any]], None],
-                 record: Callable[[list[Entry]], None]) -> None:
-        """record: journals an effect's failure (the committer's)."""
+                 record: Callable[[list[Entry]], None], follow_up: Callable[[FollowUp], None]) -> None:
+        """record: journals an effect's failure (the committer's); follow_up: posts to the inbox."""
         self.lamps, self.timers, self.publish, self._record = lamps, timers, publish, record
         # The lines of every round through a logger bound once: the module's lazy proxy binds a
         # new one for every line. Logging is configured before the loop is built (daemon/app.py).
@@ -83,7 +84,7 @@ class Effects:
         self.handlers: dict[type, Callable[[Any, Callable[[Reply], None] | None], None]] = {
             Lamps: self._lamps, StartTimer: lambda e, reply: self.timers.start(e.name, e.seconds),
             CancelTimer: lambda e, reply: self.timers.cancel(e.name), Publish: self._publish,
-            Reply: self._reply, JournalEffect: lambda e, reply: None,
+            Reply: self._reply, JournalEffect: lambda e, reply: None, FollowUp: lambda e, reply: follow_up(e),
         }
 
     def carry_out(self, effects: list[Any], reply: Callable[[Reply], None] | None = None) -> None:

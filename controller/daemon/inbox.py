@@ -35,7 +35,7 @@ class Inbox:
         self._taker = taker
 
     def post(self, item: Any) -> None:
-        """A driver event, a control Request, or Stop. Never blocks."""
+        """A driver event, a control Request, a table's FollowUp, or Stop. Never blocks."""
         thread = self.reactor.thread
         if thread is not None and thread != threading.get_ident():
             self.reactor.call_soon_threadsafe(lambda: self.post(item))

@@ -2,8 +2,9 @@
 the timers, with the drivers and the control socket in the same thread (drivers/reactor.py).
 It composes four parts, each built here with what it needs:
 
-  Inbox       (inbox.py)      drivers and the control socket post; taken at the end of the
-                              reactor turn they arrived in, up to MAX_BATCH at a time;
+  Inbox       (inbox.py)      drivers and the control socket post (and the table's FollowUps,
+                              such as a result's settlement after its lamps); taken at the end
+                              of the reactor turn they arrived in, up to MAX_BATCH at a time;
   Committer   (committer.py)  every record of a batch in ONE SQLite transaction, fsynced when
                               any is durable, before anything of it is acted on; a locked
                               journal or a full disk keeps the batch for a retry timer;
@@ -39,7 +40,7 @@ from controller.daemon.supervisor import Supervisor
 from controller.daemon.timing import LoopTiming
 from controller.journal import Journal
 from controller.sdnotify import Notifier
-from controller.table import Table
+from controller.table import FollowUp, Table
 from drivers import events as ev
 from drivers.reactor import Reactor
 
@@ -77,7 +78,7 @@ class EventLoop:
                                    changed=self.supervisor.refresh, writable_again=self._writable_again,
                                    stopping=lambda: self.stop_requested is not None)
         self.table_timers = TableTimers(self.reactor, clock, lambda name: self.finish(self.handling.timer(name)))
-        self.effects = Effects(lamps, self.table_timers, publish, self.committer.record)
+        self.effects = Effects(lamps, self.table_timers, publish, self.committer.record, follow_up=self.post)
         self.status: Callable[[], dict[str, Any]] = lambda: daemon_info(
             supervisor=self.supervisor, committer=self.committer, inbox=self.inbox, sessions=self.sessions,
             timers=self.table_timers.timers, trust=self.trust, table=table, timing=self.timing,
@@ -86,7 +87,7 @@ class EventLoop:
                                  status=self.status, lag=lambda at: self.timing.add("lag", self.reactor.now() - at))
         self.intake: dict[type, Callable[[Any], list[Handled]]] = {  # what the inbox holds -> handled
             Request: self.handling.request, ev.AckWhenDurable: lambda item: self.handling.device_event(item.event, item.release),
-            ev.DeviceEvent: self.handling.device_event}
+            ev.DeviceEvent: self.handling.device_event, FollowUp: lambda item: [self.handling.inputs(None, [item.input])]}
         self.inbox.deliver_to(self._take)
 
     # ------------------------------------------------------------ the loop

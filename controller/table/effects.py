@@ -6,8 +6,11 @@
     StartTimer / CancelTimer
     Publish events
     Reply (exactly one for a Command input, none otherwise)
+    FollowUp (an input to hand back once all the above is carried out)
 so a result is durable before its lamps light, and lamps change in the same event-loop turn
-as the card that decided them.
+as the card that decided them. What need not hold the lamps back (a result's settlement) is
+a FollowUp: the daemon hands its input back to `handle` after the lamps, and any input
+handled sooner does that work first, so nothing ever sees the table without it.
 """
 from __future__ import annotations
 
@@ -58,4 +61,9 @@ class CancelTimer:
     name: str
 
 
-Effect = Journal | Lamps | Publish | Reply | StartTimer | CancelTimer
+@dataclass(frozen=True)
+class FollowUp:
+    input: object  # a table input (controller.table.inputs) for `handle`, after every effect before it
+
+
+Effect = Journal | Lamps | Publish | Reply | StartTimer | CancelTimer | FollowUp

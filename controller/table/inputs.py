@@ -147,6 +147,15 @@ class Timer:
 
 
 @dataclass(frozen=True)
+class SettleWagers:
+    """Round `round`'s result is lit: settle its wagers now. The table asks for it (FollowUp)
+    with the result, so that the settlement does not hold back the result's lamps; any input
+    handled before it settles them first, so this one then changes nothing."""
+
+    round: int
+
+
+@dataclass(frozen=True)
 class SpaceChips:
     """The chips on one betting space now, whole, as the bet sensor read them: (UID as hex,
     tag value in minor units) each, bottom first. `seat` is the seat (baccarat games) or the
@@ -178,5 +187,5 @@ class BetSensorLink:
 
 
 Input = (Card | ShoeCounter | ShoeDoor | ShoePresence | CutCard | ShoeEmpty | ShoeRebooted
-         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer | SpaceChips | BetLayoutHeard
-         | BetSensorLink)
+         | ShoeLinkLost | ShoeLinkRestored | CardDisputed | Command | SupervisorKey | Timer | SettleWagers | SpaceChips
+         | BetLayoutHeard | BetSensorLink)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from controller.journal.kinds import RecordKind
-from controller.table.effects import CancelTimer, Effect, Journal, Lamps, Publish, Reply, StartTimer
+from controller.table.effects import CancelTimer, Effect, FollowUp, Journal, Lamps, Publish, Reply, StartTimer
 
 
 class Out:
@@ -11,12 +11,17 @@ class Out:
         self.timers: list[StartTimer | CancelTimer] = []
         self.events: list[Publish] = []
         self.reply: Reply | None = None
+        self.follow_ups: list[FollowUp] = []
 
     def journal(self, kind: RecordKind, payload: dict, durable: bool = False) -> None:
         self.journals.append(Journal(kind, payload, durable))
 
     def publish(self, event: str, /, **fields) -> None:
         self.events.append(Publish({"event": event, **fields}))
+
+    def follow_up(self, inp: object) -> None:
+        """Have `inp` handed back to the table once every other effect is carried out."""
+        self.follow_ups.append(FollowUp(inp))
 
     def answer(self, ok: bool, message: str, **fields) -> None:
         if self.reply is None:  # the first answer stands: it is the one that decided
@@ -28,4 +33,5 @@ class Out:
         out += self.events
         if self.reply is not None:
             out.append(self.reply)
+        out += self.follow_ups
         return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from controller.journal.kinds import RecordKind as R
 from controller.journal.kinds import ShoeEvent
+from controller.table import inputs as i
 from controller.table import machine as m
 from controller.table import verdicts as v
 from controller.table.arrival import Arrival
@@ -97,6 +98,7 @@ class RoundInPlay:
         self.last_rule: IrregularityRule | None = None  # the round's last irregularity (what a plain void cites)
         self.bet_outcomes: dict[str, str] = {}
         self.spot_outcomes: dict[int, dict[str, str]] = {}
+        self.settlement_due = False  # the result is journaled, its wagers not yet settled (settle_wagers)
         # every verdict on a card, and the one function that applies it
         self.appliers: dict[type, Callable[[Out, Any], None]] = {
             v.Deal: self._deal, v.Wait: self._wait, v.Irregularity: self._irregularity,
@@ -351,7 +353,18 @@ class RoundInPlay:
                 payload[extra] = data[extra]
         out.journal(R.RESULT, payload, durable=True)
         out.publish("result", **payload)
-        self.wagers.settle(out, play.number, result)
+        # settled once the result's lamps are lit (the daemon hands SettleWagers back), or
+        # first of all by whatever input comes sooner (Table.handle)
+        self.settlement_due = True
+        out.follow_up(i.SettleWagers(play.number))
+
+    def settle_wagers(self, out: Out) -> None:
+        """The result's wagers settled, if they are due: one `settlement` record (wagers.py)."""
+        if self.settlement_due:
+            self.settlement_due = False
+            play = self.current
+            assert play.result is not None  # due only once a result is journaled
+            self.wagers.settle(out, play.number, play.result)
 
     def show_result(self, result: RoundResult) -> None:
         """The outcome of every betting area, for the result lamps."""

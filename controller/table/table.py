@@ -119,6 +119,7 @@ class Table:
         self.register(i.Command, self.commands.on_command)
         self.register(i.SupervisorKey, self._on_key)
         self.register(i.Timer, self._on_timer)
+        self.register(i.SettleWagers, lambda inp, out: None)  # done first of all in handle(), when due
         self.register(i.SpaceChips, self.money.on_chips)
         self.register(i.BetLayoutHeard, self.money.on_layout)
         self.register(i.BetSensorLink, self.money.on_sensor_link)
@@ -132,6 +133,8 @@ class Table:
     def handle(self, inp: i.Input) -> list[Effect]:
         """Everything `inp` changes, as effects in contract order (controller.table.effects)."""
         out = Out()
+        if self.round.settlement_due:  # the result's wagers before anything else (SettleWagers)
+            self.round.settle_wagers(out)
         handler = self.handlers.get(type(inp))
         if handler is None:
             out.journal(R.ERROR, {"detail": f"not a table input: {type(inp).__name__}"})
@@ -199,7 +202,9 @@ class Table:
         outcome = self.round.restore(out, recovery.last_round, recovery.spots, recovery.round)
         play = self.round.play
         if self.state == m.RESULT and play is not None and play.result is not None and self.wagers.money is None:
-            self.wagers.settle(out, play.number, play.result)  # the result was journaled, its settlement not
+            self.round.settlement_due = True  # the result was journaled, its settlement not (or not yet)
+        self.round.settle_wagers(out)  # now, before the `recovered` record
+        out.follow_ups.clear()
         rnd = self.round
         self.integrity.restore(out, shoes or IntegrityStart(ShoeHistory()), recovery.checks_fired,
                                recovery.shoe_alarms, rnd.current.number if rnd.is_open() else None, self.state)

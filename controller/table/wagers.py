@@ -3,7 +3,7 @@ their settlement at the result (or their return on a void), and the payout check
 
     wagers.freeze(out, round_no, spots)     # one `wagers` record: from the bet sensor's spaces,
                                             # else the `wagers` commands' stakes
-    wagers.settle(out, round_no, result)    # one `settlement` record, with the result
+    wagers.settle(out, round_no, result)    # one `settlement` record, after the result's lamps
     wagers.void(out, round_no)              # one `settlement` record, "void": true
     wagers.payout_differences()             # spaces that do not hold their payout now
 
@@ -324,7 +324,10 @@ class RoundWagers:
         return None if desk is None else (desk, frozen.bank)
 
     def settle(self, out: Out, round_no: int, result: RoundResult) -> RoundMoney:
-        """Every wager of record settled on `result`: one `settlement` record (durable)."""
+        """Every wager of record settled on `result`: one `settlement` record. It follows the
+        result (round_in_play.py SettleWagers) and is not fsynced on its own: the result and
+        the wagers of record it is worked out from are durable, and a restart that finds the
+        result without it settles them again (Table.restore)."""
         banked = self._banked()
         if banked is not None:
             desk, bank = banked
@@ -374,7 +377,8 @@ class RoundWagers:
         payload: dict[str, Any] = {"round": round_no, "void": self.void_round, **self.money_json}
         if self.unsettled:
             payload["unsettled"] = self.unsettled
-        out.journal(R.SETTLEMENT, payload, durable=True)
+        # not fsynced for itself: a void's record beside it is; after a result, the next durable commit
+        out.journal(R.SETTLEMENT, payload)
         out.publish("settlement", **payload)
 
     # ------------------------------------------------------------ after a restart

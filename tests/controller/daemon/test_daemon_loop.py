@@ -3,7 +3,7 @@ committed with its effects' records, effects carried out in order (a result dura
 its lamps), the card timer, and bad input or a crash inside `handle` never ending the loop."""
 import pytest
 
-from controller.table import Reply
+from controller.table import Reply, button_map
 from controller.table import inputs as i
 from drivers import events as ev
 
@@ -43,8 +43,23 @@ def test_a_result_is_committed_durable_before_its_lamps_light(loop_rig):
     assert result["winner"] == "player"
     lamps, committed = loop_rig.board.sets[-1]
     assert lamps[16] == 1 and lamps[9] == 1  # bet_player and result: on (firmware LampPattern.ON)
-    assert committed[-3:] == ["card", "result", "settlement"]  # already in the journal when the lamps were set
+    assert committed[-2:] == ["card", "result"]  # already in the journal when the lamps were set
     assert loop_rig.loop.lamps.shown["bet_player"] == "on"
+
+
+def test_a_results_settlement_follows_its_lamps_next_in_the_journal(loop_rig):
+    """The settlement does not hold the result's lamps back: the table hands it to the inbox
+    (FollowUp) and it is committed right after them, the record after the result's."""
+    open_round(loop_rig)
+    for code in (NINE_H, TWO_C, KING_D, THREE_C):
+        loop_rig.card(code)
+    assert "settlement" not in loop_rig.board.sets[-1][1]  # not yet, when the lamps were set
+    assert "settlement" not in loop_rig.kinds()  # its input waits in the inbox for the reactor's turn
+    assert loop_rig.loop.reactor.run_until(lambda: not len(loop_rig.loop.inbox), 20.0)
+    kinds = [r.kind for r in loop_rig.records()]
+    assert kinds[-3:] == ["card", "result", "settlement"]
+    result = loop_rig.records()[-2]
+    assert loop_rig.events("settlement")[-1]["round"] == result.payload["round"]
 
 
 def test_only_changed_lamps_are_sent(loop_rig):
@@ -134,3 +149,20 @@ def test_a_timer_the_table_does_not_run_is_noted(loop_rig, timer_name):
     loop_rig.clock.now += 2.0
     loop_rig.loop.fire_timers(loop_rig.clock())
     assert loop_rig.kinds() == ["timer_expired", "timer"]  # the table's own note: no such timer runs now
+
+
+def test_a_confirm_taken_in_the_deciding_cards_batch_finds_the_round_settled(loop_rig):
+    """Card and confirm in one reactor turn (one batch): the confirm's handling settles the
+    round first, so the journal reads result, settlement, settled; the follow-up, taken after
+    them, adds nothing."""
+    open_round(loop_rig)
+    for code in (NINE_H, TWO_C, KING_D):
+        loop_rig.card(code)
+    mark = len(loop_rig.records())
+    loop_rig.counter += 1
+    loop_rig.loop.post(ev.CardDrawn(device="shoe", at=0.0, code=THREE_C, draw_counter=loop_rig.counter, device_time=0))
+    confirm = next(b.id for b in button_map("fortune6").values() if b.command == "confirm")
+    loop_rig.loop.post(ev.ButtonPressed(device="panel", at=0.0, button=confirm))
+    assert loop_rig.loop.reactor.run_until(lambda: not len(loop_rig.loop.inbox) and loop_rig.table.state == "settled", 20.0)
+    loop_rig.loop.reactor.run_until(lambda: False, 0.05)  # a turn or two more: the follow-up is taken
+    assert loop_rig.kinds(mark) == ["device", "card", "result", "device", "settlement", "settled"]

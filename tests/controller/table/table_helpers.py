@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from controller.table import inputs as i
-from controller.table.effects import CancelTimer, Journal, Lamps, Publish, Reply, StartTimer
+from controller.table.effects import CancelTimer, FollowUp, Journal, Lamps, Publish, Reply, StartTimer
 from controller.table.settings import TableSettings
 from controller.table.table import Table
 from games.cards import parse_card
@@ -23,7 +23,11 @@ class Run:
     # ---------------------------------------------------------------- inputs
 
     def send(self, inp) -> list:
+        """`inp`, then each input its effects hand back (FollowUp), as the daemon does."""
         self.last = self.table.handle(inp)
+        for effect in self.last:  # grows as it goes: a follow-up's own follow-ups are taken too
+            if isinstance(effect, FollowUp):
+                self.last += self.table.handle(effect.input)
         self.effects += self.last
         return self.last
 

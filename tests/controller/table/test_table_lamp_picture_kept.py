@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from table_helpers import GAMES
 from test_table_properties import _codes, _resolve, actions
 
-from controller.table.effects import Lamps
+from controller.table.effects import FollowUp, Lamps
 from controller.table.lamps import LampBoard
 from controller.table.table import Table
 
@@ -29,9 +29,10 @@ def fresh_picture(table: Table) -> dict:
 @given(data=st.data())
 def test_the_kept_picture_is_the_fresh_one(game_key, data):
     table = Table(game_key)
-    codes, counter = _codes(game_key), [0]
+    codes, counter, owed = _codes(game_key), [0], []
     for action in data.draw(actions(game_key), label="script"):
-        effects = table.handle(_resolve(action, table, counter, codes))
+        effects = table.handle(_resolve(action, table, counter, codes, owed))
+        owed += [e.input for e in effects if isinstance(e, FollowUp)]
         picture = next(e.states for e in effects if isinstance(e, Lamps))
         assert picture == fresh_picture(table)
         picture["result"] = "fast"  # the caller's copy: what is kept stays as it was

@@ -1,6 +1,7 @@
 """Random input sequences never crash the table, every void and irregularity names its
 clause, each command gets exactly one reply, effects keep the contract's order, and every
-record is JSON (the journal stores canonical JSON)."""
+record is JSON (the journal stores canonical JSON). An input the table asks to have handed
+back (FollowUp) comes back at a random later step, as the daemon's may come behind others."""
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from table_helpers import GAMES
 
 from controller.table import inputs as i
 from controller.table import machine as m
-from controller.table.effects import CancelTimer, Journal, Lamps, Publish, Reply, StartTimer
+from controller.table.effects import CancelTimer, FollowUp, Journal, Lamps, Publish, Reply, StartTimer
 from controller.table.lamps import lamp_ids
 from controller.table.table import Table
 from games.cards import JOKER, Card
@@ -18,8 +19,9 @@ from games.integrity import IRREGULARITY_KIND
 from games.registry import get_game
 from games.round import IrregularityKind
 
-ORDER = {Journal: 0, Lamps: 1, StartTimer: 2, CancelTimer: 2, Publish: 3, Reply: 4}
+ORDER = {Journal: 0, Lamps: 1, StartTimer: 2, CancelTimer: 2, Publish: 3, Reply: 4, FollowUp: 5}
 ADVANCE = "advance"  # the dealer does the next right thing
+FOLLOW = "follow"  # the oldest follow-up still owed is handed back now
 
 
 def _codes(game_key):
@@ -45,7 +47,8 @@ def actions(game_key):
         st.builds(i.SupervisorKey, st.booleans()), st.builds(i.Timer, st.sampled_from(["card", "other"])),
         st.just("status"))
     advance = st.just(ADVANCE)  # weighted: most steps move the round on, so deep states are reached
-    return st.lists(st.one_of(advance, advance, advance, advance, advance, advance, card, command, device),
+    follow = st.just(FOLLOW)
+    return st.lists(st.one_of(advance, advance, advance, advance, advance, advance, follow, card, command, device),
                     min_size=40, max_size=150)
 
 
@@ -72,8 +75,10 @@ def _advance(table: Table, counter: list, codes) -> object:
     return i.Card(codes[counter[0] % 20], counter[0])
 
 
-def _resolve(action, table, counter, codes):
-    if action == ADVANCE:
+def _resolve(action, table, counter, codes, owed):
+    if action == FOLLOW and owed:
+        return owed.pop(0)
+    if action in (ADVANCE, FOLLOW):
         return _advance(table, counter, codes)
     if action == "restore":
         return i.ShoeLinkRestored(counter[0])
@@ -120,9 +125,12 @@ def _run(game_key, script):
     codes = _codes(game_key)
     names = set(lamp_ids(game_key))
     counter = [0]
+    owed: list = []  # follow-ups not yet handed back
     for action in script:
-        inp = _resolve(action, table, counter, codes)
-        _check(inp, table.handle(inp), names)
+        inp = _resolve(action, table, counter, codes, owed)
+        effects = table.handle(inp)
+        _check(inp, effects, names)
+        owed += [e.input for e in effects if isinstance(e, FollowUp)]
         assert table.state in table.machine.states
         STATES_SEEN.add((game_key, table.state))
         json.dumps(table.snapshot(), allow_nan=False)
