@@ -133,6 +133,9 @@ class EventLoop:
                 handled, self._batch = self._batch, None
             self.committer.finish(handled)
         if stop is not None:
+            if not self.committer.waiting:  # what the table asked back before the stop (a settlement) goes with it
+                for item in self.inbox.take_where(lambda item: type(item) is FollowUp):
+                    self.dispatch(item)
             if self.committer.waiting:  # the batch before it waits for the journal: Stop waits behind it
                 self.inbox.put_back(stop)
                 return

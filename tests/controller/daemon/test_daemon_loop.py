@@ -3,6 +3,7 @@ committed with its effects' records, effects carried out in order (a result dura
 its lamps), the card timer, and bad input or a crash inside `handle` never ending the loop."""
 import pytest
 
+from controller.daemon.loop import Stop
 from controller.table import Reply, button_map
 from controller.table import inputs as i
 from drivers import events as ev
@@ -166,3 +167,17 @@ def test_a_confirm_taken_in_the_deciding_cards_batch_finds_the_round_settled(loo
     assert loop_rig.loop.reactor.run_until(lambda: not len(loop_rig.loop.inbox) and loop_rig.table.state == "settled", 20.0)
     loop_rig.loop.reactor.run_until(lambda: False, 0.05)  # a turn or two more: the follow-up is taken
     assert loop_rig.kinds(mark) == ["device", "card", "result", "device", "settlement", "settled"]
+
+
+def test_a_stop_right_behind_the_deciding_card_still_journals_its_settlement(loop_rig):
+    """The settlement the result asked back (FollowUp) goes with a stop taken in the same turn,
+    instead of waiting for the restart to work it out again."""
+    open_round(loop_rig)
+    for code in (NINE_H, TWO_C, KING_D):
+        loop_rig.card(code)
+    loop_rig.counter += 1
+    loop_rig.loop.post(ev.CardDrawn(device="shoe", at=0.0, code=THREE_C, draw_counter=loop_rig.counter, device_time=0))
+    loop_rig.loop.post(Stop("SIGTERM"))
+    assert loop_rig.loop.run() == "SIGTERM"
+    assert loop_rig.kinds()[-3:] == ["card", "result", "settlement"]
+    assert not len(loop_rig.loop.inbox)
