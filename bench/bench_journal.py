@@ -12,7 +12,11 @@ not tmpfs):
     must hold the card's append, and the result's fsync comes before its lamps light;
   - the same mix paced (a pause before each append, as a shoe deals) with a checkpoint after
     each round, as the daemon runs it;
+  - a bet sensor's SPACE list as the daemon journals it (a `device` record of 20 chips),
+    plain and durable: what each reading costs before anything else is done with it;
   - the raw fsync latency of the filesystem (4 KiB write + fsync), for comparison.
+Every case also gives the process's CPU (user + system: an fsync's kernel time counts) per
+append.
 Latencies include WAL checkpoints when SQLite runs them inside a commit: compare the
 journal's setting (a 10000-page safety net, the daemon checkpointing between rounds) with
 SQLite's default 1000 pages.
@@ -33,6 +37,8 @@ CARD = {"round": 1, "card": "4-gold", "code": 0x0214, "hand": "banker", "positio
 RESULT = {"round": 1, "winner": "banker", "hands": {"player": {"cards": ["As", "9h"], "total": 0},
                                                    "banker": {"cards": ["Kd", "8c"], "total": 8}},
           "bets": {k: {"result": "lose", "pays": None} for k in ("player", "tie", "pair", "fortune6")}, "lamps": {"banker": "on"}}
+SPACE = {"device": "bets", "event": "SpaceChips", "space": 3, "seat": 1, "name": "banker", "overflow": False,
+         "change": 7, "device_ms": 123456, "chips": [[f"047b0d{n:08x}", 500] for n in range(20)]}
 
 
 def percentiles(samples_ns: list[int]) -> dict:
@@ -43,27 +49,32 @@ def percentiles(samples_ns: list[int]) -> dict:
 
 
 def timed_appends(path: str, sync: str, count: int, durable_every: int | None, *, pace_s: float = 0.0,
-                  checkpoint_between_rounds: bool = False, autocheckpoint_pages: int | None = None) -> dict:
+                  checkpoint_between_rounds: bool = False, autocheckpoint_pages: int | None = None,
+                  record: tuple[str, dict] = ("card", CARD)) -> dict:
     """durable_every=None: all plain; 1: all durable; k: every k-th is a durable result (the
     end of a round, after which the daemon checkpoints while betting is open). pace_s: a pause
     before each append, as cards come from a shoe (caches go cold: slower than back-to-back)."""
     plain, durable, checkpoints = [], [], []
+    kind, payload = record
     options = {} if autocheckpoint_pages is None else {"autocheckpoint_pages": autocheckpoint_pages}
     with Journal(path, sync=sync, **options) as journal:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for i in range(1, count + 1):
             is_durable = durable_every is not None and i % durable_every == 0
             if pace_s:
                 time.sleep(pace_s)
             t0 = time.perf_counter_ns()
-            journal.append("result" if is_durable else "card", RESULT if is_durable else CARD, durable=is_durable)
+            if record[0] == "card":  # the round mix: its durable records are results
+                journal.append("result" if is_durable else "card", RESULT if is_durable else CARD, durable=is_durable)
+            else:
+                journal.append(kind, payload, durable=is_durable)
             (durable if is_durable else plain).append(time.perf_counter_ns() - t0)
             if is_durable and checkpoint_between_rounds:
                 t0 = time.perf_counter_ns()
                 journal.checkpoint()
                 checkpoints.append(time.perf_counter_ns() - t0)
-        elapsed = time.perf_counter() - start
-    out = {"appends_per_s": round(count / elapsed)}
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    out = {"appends_per_s": round(count / elapsed), "cpu_us_per_append": round(cpu / count * 1e6, 1)}
     for name, samples in (("plain", plain), ("durable", durable), ("checkpoint", checkpoints)):
         if samples:
             out[name] = percentiles(samples)
@@ -105,6 +116,10 @@ def main(argv: list[str]) -> int:
             f"paced round mix, a record every {args.pace_ms} ms, checkpoint between rounds": timed_appends(
                 f"{tmp}/paced.sqlite", "results", max(n // 20, 100), 10, pace_s=args.pace_ms / 1000,
                 checkpoint_between_rounds=True),
+            "a SPACE list's record, 20 chips, plain": timed_appends(f"{tmp}/space.sqlite", "results", n, None,
+                                                                   record=("device", SPACE)),
+            "a SPACE list's record, 20 chips, durable": timed_appends(f"{tmp}/space_durable.sqlite", "results",
+                                                                     max(n // 10, 100), 1, record=("device", SPACE)),
             "raw fsync 4 KiB": raw_fsync(tmp, max(n // 10, 100)),
         }
     if args.json:
@@ -113,6 +128,8 @@ def main(argv: list[str]) -> int:
     print(f"journal bench: {n} records/case, dir {args.dir}, {os.cpu_count()} CPUs, python {sys.version.split()[0]}")
     for name, case in cases.items():
         rate = f"{case['appends_per_s']:>7} appends/s" if "appends_per_s" in case else " " * 17
+        if "cpu_us_per_append" in case:
+            print(f"  {name:<78} CPU {case['cpu_us_per_append']} us an append (user + system)")
         for kind in ("plain", "durable", "checkpoint", None):
             stats = case if kind is None else case.get(kind)
             if stats is None or "p50_us" not in stats:
