@@ -324,10 +324,9 @@ class RoundWagers:
         return None if desk is None else (desk, frozen.bank)
 
     def settle(self, out: Out, round_no: int, result: RoundResult) -> RoundMoney:
-        """Every wager of record settled on `result`: one `settlement` record. It follows the
-        result (round_in_play.py SettleWagers) and is not fsynced on its own: the result and
-        the wagers of record it is worked out from are durable, and a restart that finds the
-        result without it settles them again (Table.restore)."""
+        """Every wager of record settled on `result`: one `settlement` record (durable). It
+        follows the result's lamps (round_in_play.py SettleWagers); a restart that finds the
+        result without it settles them again, to the same figures (Table.restore)."""
         banked = self._banked()
         if banked is not None:
             desk, bank = banked
@@ -377,8 +376,7 @@ class RoundWagers:
         payload: dict[str, Any] = {"round": round_no, "void": self.void_round, **self.money_json}
         if self.unsettled:
             payload["unsettled"] = self.unsettled
-        # not fsynced for itself: a void's record beside it is; after a result, the next durable commit
-        out.journal(R.SETTLEMENT, payload)
+        out.journal(R.SETTLEMENT, payload, durable=True)
         out.publish("settlement", **payload)
 
     # ------------------------------------------------------------ after a restart

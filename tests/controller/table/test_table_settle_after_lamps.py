@@ -1,6 +1,6 @@
 """A result's settlement does not hold its lamps back (controller/table/effects.py): the card
 that decides the round returns the durable `result`, the lamps and a FollowUp(SettleWagers)
-last; handed back, that input settles the wagers (one `settlement` record). Any input handled
+last; handed back, that input settles the wagers (one durable `settlement` record). Any input handled
 before it settles them first, so nothing ever sees the round without its settlement, and a
 follow-up that comes after that changes nothing."""
 from money_helpers import Sensor, fresh_shoe
@@ -50,7 +50,7 @@ def test_the_deciding_card_lights_the_result_and_asks_for_the_settlement_after()
     assert result.durable and effects.index(result) < next(n for n, e in enumerate(effects) if isinstance(e, Lamps))
     later = run.table.handle(effects[-1].input)
     (settlement,) = [e for e in later if isinstance(e, Journal)]
-    assert settlement.kind == "settlement" and not settlement.durable  # its result and wagers are
+    assert settlement.kind == "settlement" and settlement.durable  # its own commit, fsynced
     rows = {(w["seat"], w["bet"]): w["back"] for w in settlement.payload["wagers"]}
     assert rows == {(1, "player"): "50", (2, "banker"): "0"}
     assert [e.event["event"] for e in later if isinstance(e, Publish)] == ["settlement"]
