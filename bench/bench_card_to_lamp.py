@@ -24,7 +24,7 @@ import platform
 import sys
 import time
 
-from daemon_mirror import Dealer, mirror_table, shoe_cards
+from daemon_mirror import Dealer, draw_planned, mirror_table, shoe_cards
 
 from simulation.rig import Rig
 
@@ -48,15 +48,7 @@ def carry_out(rig: Rig, step, pace: float, samples: dict) -> None:
         assert rig.send("decide", **step.args)["ok"]
     else:
         before = rig.lights.state()["changes"] if step.lamps_change else None
-        mark = rig.events.mark()
-        time.sleep(pace)
-        reply = rig.shoe.command("draw", n=1)
-        (drawn,) = reply["drawn"]
-        assert drawn["card"] == str(step.card) and drawn["counter"] == step.counter, (drawn, step)
-        if "card" in step.published:
-            rig.events.wait_for("card", after=mark, draw_counter=step.counter)
-        else:
-            rig.wait_for_counter(step.counter)
+        reply = draw_planned(rig, step, pace)
         if before is not None:
             # The daemon has written the lamp frames (its card event follows them); the board
             # stamps their arrival itself, so asking a little later changes nothing measured

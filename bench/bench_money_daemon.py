@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from daemon_mirror import Dealer, Step, mirror_table, shoe_cards  # noqa: E402
+from daemon_mirror import Dealer, Step, draw_planned, mirror_table, shoe_cards  # noqa: E402
 
 from controller.table import lamp_ids  # noqa: E402
 from games.registry import get_game  # noqa: E402
@@ -115,15 +115,7 @@ def deal(rig: Rig, step: Step, pace: float, samples: list[float]) -> None:
         assert answer["ok"], answer
         return
     before = rig.lights.state()["changes"] if step.durable and step.lamps_change else None
-    mark = rig.events.mark()
-    time.sleep(pace)
-    reply = rig.shoe.command("draw", n=1)
-    (drawn,) = reply["drawn"]
-    assert drawn["card"] == str(step.card) and drawn["counter"] == step.counter, (drawn, step)
-    if "card" in step.published:
-        rig.events.wait_for("card", after=mark, draw_counter=step.counter, timeout=WAIT)
-    else:  # a burn card: no event; the status says when it is handled (not in a measured round)
-        rig.wait_for_counter(step.counter)
+    reply = draw_planned(rig, step, pace, WAIT)
     if before is not None:
         time.sleep(0.005)  # the board stamps the frames' arrival itself: asking later changes nothing measured
         board = settled_board(rig, lambda b: b["changes"] >= before + step.lamps_changed, "the result lamps")

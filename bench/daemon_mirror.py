@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pathlib
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -125,3 +126,20 @@ class Dealer:
     def room_for_a_round(self, most: int, cut_card: int | None) -> bool:
         end = cut_card if cut_card is not None else len(self.cards)
         return self.position + most <= end
+
+
+def draw_planned(rig, step: Step, pace: float, timeout: float | None = None) -> dict:
+    """Step `step`'s card out of the rig's shoe simulator after `pace` seconds, checked against
+    the plan, once the daemon has handled it (its `card` event; a burn card has none, so its
+    status); returns the simulator's reply (`written_at`: when the CARD frame went out)."""
+    mark = rig.events.mark()
+    time.sleep(pace)
+    reply = rig.shoe.command("draw", n=1)
+    (drawn,) = reply["drawn"]
+    assert drawn["card"] == str(step.card) and drawn["counter"] == step.counter, (drawn, step)
+    if "card" in step.published:
+        rig.events.wait_for("card", after=mark, draw_counter=step.counter,
+                            **({} if timeout is None else {"timeout": timeout}))
+    else:  # not in a measured round: the status poll runs there
+        rig.wait_for_counter(step.counter)
+    return reply
