@@ -2,7 +2,7 @@
 
     python3 bench/bench_shoe_replay.py [--seed 3] [--shoes 2] [--json]
 
-The rig starts the simulators and `tablectl run` (journal on, sync "results"). A local
+The rig starts the simulators and `tablectl run` (journal on, sync "always"). A local
 Table following the same inputs (bench/daemon_mirror.py) plans the shoe: the burn, then
 every round's cards. Per round the dealer's commands go over the control socket
 (place_bets, no_more_bets), the shoe simulator deals the round's cards back to back in one

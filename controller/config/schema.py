@@ -179,7 +179,9 @@ class TimeoutsConfig:
 @dataclass(frozen=True)
 class JournalConfig:
     path: str = key("/var/lib/tablectl/journal.sqlite", "the SQLite journal (relative paths: from the config file's directory)")
-    sync: str = key("results", "fsync 'results' (results and voids, before their lamps light) or 'always' (every record)",
+    sync: str = key("always", "fsync 'always' (every commit, before anything of it is acted on or readable by the "
+                              "feed) or 'results' (results, voids and what a device or client is told was taken; a "
+                              "power cut may take other records the feed already sent: a lab, a bench)",
                     one_of(*JOURNAL_SYNC))
     signing_key: str = key("/etc/tablectl/keys/table.key",
                            "the table's Ed25519 key (PEM, mode 0600, the daemon's user; `tablectl keys table` makes it, "

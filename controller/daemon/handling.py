@@ -82,7 +82,7 @@ class Handling:
             body = {"ok": True, "message": answer.message} if answer.ok else {"ok": False, "error": answer.message}
             request.respond({**fields, **body})
 
-        return [self.inputs(record, [command], reply=reply)]
+        return [self.inputs(record, [command], reply=reply, durable=record is not None)]
 
     def timer(self, name: str) -> Handled:
         """A table timer expired: its own `timer_expired` record first."""
@@ -90,15 +90,16 @@ class Handling:
 
     def inputs(self, record: tuple[str, dict[str, Any]] | None, inputs: list[Any], *, extra: Any = (),
                reply: Callable[[Reply], None] | None = None, before: dict[str, Any] | None = None,
-               release: Callable[[], None] | None = None) -> Handled:
+               release: Callable[[], None] | None = None, durable: bool = False) -> Handled:
         """Handle `inputs` (the table's); `record` and every Journal effect are its entries.
-        With `release` (the device's ack) the record is durable."""
+        The record is durable when someone is told "got it" once it is written: a device's
+        ack (`release`), a socket command's reply (`durable`)."""
         was_betting = self.table.state == "betting"
         started = time.perf_counter()
         effects = list(extra)
         for inp in inputs:
             effects += self._handle(inp)
-        entries: list[Entry] = [(record[0], record[1], None, release is not None)] if record is not None else []
+        entries: list[Entry] = [(record[0], record[1], None, durable or release is not None)] if record is not None else []
         entries += [(e.kind, e.payload, None, e.durable) for e in effects if type(e) is JournalEffect]
         return Handled(entries, effects, reply, before, bool(inputs), time.perf_counter() - started,
                        opened_betting=self.table.state == "betting" and not was_betting, release=release)

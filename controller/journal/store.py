@@ -58,9 +58,11 @@ CREATE INDEX shifts_set ON records(seq) WHERE kind = 'shift';
 _LATER_INDEXES = ("CREATE INDEX IF NOT EXISTS chips_set ON records(seq) WHERE kind = 'chips'",
                   "CREATE INDEX IF NOT EXISTS shifts_set ON records(seq) WHERE kind = 'shift'")
 
-# "results": fsync only the commits asked for with durable=True (results, voids);
-#            every other commit survives a crash of the process, not a power cut.
-# "always":  fsync every commit.
+# "always":  every commit is fsynced (synchronous=FULL: SQLite syncs the WAL before another
+#            connection can see the commit, so no reader ever holds a record a power cut takes).
+#            The daemon's default (journal.sync).
+# "results": fsync only the commits asked for with durable=True (results, voids, acknowledged
+#            inputs); every other commit survives a crash of the process, not a power cut.
 SYNC_MODES = ("results", "always")
 # SQLite checkpoints the WAL inside whichever commit crosses this many pages; that commit
 # then takes milliseconds. The daemon calls checkpoint() between rounds instead, so this

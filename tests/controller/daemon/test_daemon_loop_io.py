@@ -47,6 +47,42 @@ def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_
                                                "pid": os.getpid()}}
 
 
+def test_a_socket_commands_reply_follows_the_fsync_of_its_record(tmp_path):
+    """In sync "results" mode, where plain commits are not fsynced, a socket command's record
+    is durable all the same: its client is told "got it" only once a power cut cannot take it."""
+    order = []
+    rig = LoopRig(tmp_path, burn=False, publish=lambda event: (order.append(("published", event.get("command"))),
+                                                               server.publish(event)))
+    assert rig.journal.sync == "results"
+    server = ControlServer(tmp_path / "control.sock", rig.loop.post, reactor=rig.loop.reactor).start()
+    fsync_wal = rig.journal._fsync_wal
+
+    def fsync_noted():
+        fsync_wal()
+        order.append(("fsynced", rig.journal.head_seq))
+
+    rig.journal._fsync_wal = fsync_noted
+    replies = {}
+
+    def dealer():
+        with ControlClient(server.path, timeout=WAIT) as client:
+            replies["new_shoe"] = client.request("new_shoe")
+            replies["place_bets"] = client.request("place_bets")
+            replies["status"] = client.request("status")
+        rig.loop.post(Stop("test over"))
+
+    try:
+        assert rig.run_with(dealer, WAIT) == "test over"
+    finally:
+        server.stop()
+    assert replies["new_shoe"]["ok"] and replies["place_bets"]["ok"] and replies["status"]["ok"]
+    seqs = {r.payload["name"]: r.seq for r in rig.records() if r.kind == "command"}
+    assert set(seqs) == {"new_shoe", "place_bets"}  # status is not journaled
+    for name, seq in seqs.items():
+        answered = order.index(("published", name))  # published right before the reply is queued
+        assert any(step == "fsynced" and head >= seq for step, head in order[:answered]), (name, order)
+
+
 def test_ready_once_every_device_is_up_and_status_lines_follow(tmp_path, notify):
     rig = LoopRig(tmp_path, notifier=Notifier(notify.path))
     hello = {kind: Hello(kind, boot_id=n) for n, kind in enumerate((DeviceKind.SHOE, DeviceKind.PANEL, DeviceKind.LIGHTS))}

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from controller.config import default_config
 from controller.journal import GENESIS, Journal, JournalError, iter_records, open_readonly, record_hash
 
 
@@ -150,6 +151,12 @@ def test_durable_appends_fsync_and_plain_ones_do_not(tmp_path):
     assert _fsyncs_while_appending(tmp_path, "results", "plain") == 0
     assert _fsyncs_while_appending(tmp_path, "results", "durable") >= 20
     assert _fsyncs_while_appending(tmp_path, "always", "plain") >= 20
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed (.ci/setup should install it)")
+def test_the_daemons_default_fsyncs_every_commit(tmp_path):
+    """journal.sync's default: no commit the feed can read (and send on) is one a power cut takes."""
+    assert _fsyncs_while_appending(tmp_path, default_config().journal.sync, "plain") >= 20
 
 
 def test_payloads_round_trip_unicode_and_nesting(journal, journal_path):
