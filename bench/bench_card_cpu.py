@@ -7,8 +7,8 @@ CPU time and call counts do not. This runs the daemon's parts as `tablectl run` 
 in this process on one reactor: the real ShoeDriver (durable acks), PanelDriver and
 LightsDriver on ptys to the shoe, panel and lamp board simulators (separate processes, so
 their CPU is not counted), the
-EventLoop with the real Table (fortune6, 8 decks) and a journal under /tmp ("results" sync:
-a deciding card's commit is fsynced). A local Table (bench/daemon_mirror.py) plans one whole
+EventLoop with the real Table (fortune6, 8 decks) and a journal under /tmp (the daemon's default
+sync, "always": every commit is fsynced, as a card's is in any mode). A local Table (bench/daemon_mirror.py) plans one whole
 shoe: the burn, then every round's cards, each drawn alone as a dealer would; the dealer's
 commands are the panel simulator's button clicks.
 
@@ -25,7 +25,11 @@ the loop has committed its records, shown its lamps and acknowledged it to the s
   - `shoe_cpu_us_per_card`: the first shoe's whole process CPU (commands, heartbeats, the
     lamp board's acks included) over its cards;
   - with --profile N: the N functions with the most own time in the windows (cProfile, a
-    third shoe), to see where a card's time goes.
+    third shoe), to see where a card's time goes;
+  - with --flow: one more shoe with each round's cards in one draw (bench_floor.py's flow
+    pass): CPU per round, and `Table.handle`'s own time for the round's first card and for
+    the others, against the same inputs handled back to back by the local Table that plans
+    the shoe (hot: what the same code costs when nothing else ran in between).
 """
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ from pathlib import Path
 
 from daemon_mirror import Dealer, shoe_cards
 
+from controller.config import default_config
 from controller.daemon.inbox import Inbox
 from controller.daemon.lamps_out import LampOutput
 from controller.daemon.loop import EventLoop
@@ -52,6 +57,7 @@ from controller.journal import Journal
 from controller.logs import configure_logging
 from controller.sdnotify import Notifier
 from controller.table import Table, button_map
+from controller.table import inputs as table_inputs
 from drivers.lights import LightsDriver
 from drivers.panel import PanelDriver
 from drivers.reactor import Reactor
@@ -82,7 +88,7 @@ class Bench:
         self.lights_sim = Sim("lights", directory, "--lamps", str(BOARD_LAMPS))
         self.reactor = Reactor()
         inbox = Inbox(self.reactor)
-        self.journal = Journal(directory / "journal.sqlite")
+        self.journal = Journal(directory / "journal.sqlite", sync=default_config().journal.sync)
         self.lights = LightsDriver(self.lights_sim.link, inbox.post, reactor=self.reactor)
         self.loop = EventLoop(Table(GAME, DECKS), self.journal, LampOutput(self.lights, GAME), Notifier(None),
                               inbox=inbox)
@@ -201,6 +207,80 @@ def counted_shoe(bench: Bench, seed: int) -> dict:
             "deciding": {"p50": statistics.median(deciding), "mean": round(statistics.fmean(deciding), 1)}}
 
 
+class HandleTimes:
+    """Wraps a Table's `handle`: the seconds each shoe card takes, by whether it is the first
+    card since the last other input (a round's first) or a later one."""
+
+    def __init__(self, table: Table) -> None:
+        self.table, self.handle = table, table.handle
+        self.first: list[float] = []
+        self.later: list[float] = []
+        self._since_other = 0
+        self.on = True
+        table.handle = self  # type: ignore[method-assign]
+
+    def __call__(self, inp):  # noqa: ANN001, ANN204 - Table.handle's own signature
+        started = time.perf_counter()
+        effects = self.handle(inp)
+        took = time.perf_counter() - started
+        if type(inp) is not table_inputs.Card:
+            self._since_other = 0
+        elif self.on:
+            (self.later if self._since_other else self.first).append(took)
+            self._since_other += 1
+        return effects
+
+    def close(self) -> None:
+        del self.table.handle
+
+    def p50_us(self) -> dict:
+        return {name: round(statistics.median(values) * 1e6, 1) for name, values in
+                (("first", self.first), ("later", self.later)) if values}
+
+
+def flow_shoe(bench: Bench, seed: int) -> dict:
+    """A shoe with each round's cards drawn at once; the window of a round is its draw to the
+    loop idle with every card committed, lit and acknowledged."""
+    hot = HandleTimes(bench.dealer.table)
+    steps = list(bench.dealer.shoe(shoe_cards("standard52", DECKS, seed)))
+    while bench.dealer.room_for_a_round(6, None):
+        steps += bench.dealer.round()
+    hot.close()
+    cold = HandleTimes(bench.loop.table)
+    cold.on = False
+    rounds: list[float] = []
+    cards: list = []
+    try:
+        for step in [*steps, None]:
+            if step is not None and step.kind == "card":
+                cards.append(step)
+                continue
+            if cards:
+                until = bench.journal.head_seq + 2 * len(cards)  # each card's device and card records
+                bench.shoe_sim.command("draw", n=len(cards))
+                cold.on, started = True, time.process_time()
+                done = bench.reactor.run_until(lambda: bench.journal.head_seq >= until and not len(bench.loop.inbox)  # noqa: B023
+                                               and not bench.loop.committer.waiting, WAIT)
+                if "result" in cards[-1].published:  # a round's cards (not the burn's)
+                    rounds.append(time.process_time() - started)
+                cold.on = False
+                if not done:
+                    raise RuntimeError("a round's cards were not handled")
+                if cards[-1].durable:
+                    bench.reactor.run_until(lambda: False, 0.01)  # the settlement, outside the window
+                cards = []
+            if step is None:
+                break
+            if step.kind == "load":
+                bench.shoe_sim.command("load", cards=" ".join(step.cards))
+            elif step.kind == "press":
+                bench.press(step.name)
+    finally:
+        cold.close()
+    return {"rounds": len(rounds), "cpu_us_per_round_p50": round(statistics.median(rounds) * 1e6, 1),
+            "handle_us_p50": {"in_the_daemon": cold.p50_us(), "back_to_back": hot.p50_us()}}
+
+
 def profiled_shoe(bench: Bench, seed: int, top: int) -> list[dict]:
     profile = cProfile.Profile(time.process_time)  # CPU, as the windows are measured
     cards = bench.deal_shoe(seed, profile.enable, profile.disable)
@@ -216,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="also list the N costliest functions")
+    parser.add_argument("--flow", action="store_true", help="also a shoe dealt a round's cards at a time")
     args = parser.parse_args(argv)
     configure_logging("json", "info", stream=open(os.devnull, "w"))  # noqa: SIM115 - for the whole run
     logging.getLogger("transitions").setLevel(logging.WARNING)  # as the daemon runs it
@@ -225,11 +306,13 @@ def main(argv: list[str] | None = None) -> int:
             timed = timed_shoe(bench, args.seed)
             calls = counted_shoe(bench, args.seed + 1)
             profile = profiled_shoe(bench, args.seed + 2, args.profile) if args.profile else []
+            flow = flow_shoe(bench, args.seed + 3) if args.flow else None
         finally:
             bench.close()
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "load": [round(x, 2) for x in os.getloadavg()]},
-              **timed, "calls_per_card": calls, **({"profile": profile} if profile else {})}
+              **timed, "calls_per_card": calls, **({"profile": profile} if profile else {}),
+              **({"flow": flow} if flow else {})}
     if args.json:
         print(json.dumps(report))
         return 0
@@ -241,6 +324,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {report['deciding']} deciding cards: CPU p50 {cpu['deciding']['p50']} us, mean {cpu['deciding']['mean']} us; "
           f"calls p50 {count['deciding']['p50']}, mean {count['deciding']['mean']}")
     print(f"  the whole shoe (commands, heartbeats, the board's acks): {report['shoe_cpu_us_per_card']} us CPU per card")
+    if flow:
+        handle = flow["handle_us_p50"]
+        print(f"  {flow['rounds']} rounds drawn a round at a time: CPU per round p50 {flow['cpu_us_per_round_p50']} us; "
+              f"Table.handle p50, a round's first card / the others: {handle['in_the_daemon'].get('first')} / "
+              f"{handle['in_the_daemon'].get('later')} us in the daemon, {handle['back_to_back'].get('first')} / "
+              f"{handle['back_to_back'].get('later')} us back to back")
     for row in profile:
         print(f"    {row['own_us_per_card']:>8} us own {row['cum_us_per_card']:>8} us cum "
               f"{row['calls_per_card']:>6} calls/card  {row['function']}")
