@@ -118,6 +118,7 @@ class DeviceDriver(ABC):
         self._reader_died: str | None = None  # what ended the current reader thread unexpectedly
         self._handle = 0  # counts the transport's opens: bytes from a reader of an older handle are dropped
         self._started = self._closed = False
+        self._ack_due = False  # a release moved the ACK field: one frame carries it, once the turn's releases are done
         self._up = False  # a session with the right kind of device is up: messages are taken
         self._reopen_at: float | None = None  # the transport is closed: when to try to open it
         self._restart_at: float | None = None  # the transport is open: when to try a new session
@@ -389,10 +390,18 @@ class DeviceDriver(ABC):
         self._post(ev.AckWhenDurable(events[-1], functools.partial(self._release, held)))
 
     def _release(self, held: Message) -> None:
-        """The message `held` is durable: acknowledge it now (on the reactor's thread)."""
+        """The message `held` is durable: acknowledge it (on the reactor's thread). The ack is
+        cumulative: the releases of one commit (a round's cards read at once) go out as one
+        frame, written once they are all made, later in the same reactor turn."""
         if self._closed:
             return
-        if self.link.release(held, self.reactor.now()):
+        if self.link.release(held, self.reactor.now()) and not self._ack_due:
+            self._ack_due = True
+            self.reactor.call_soon(self._send_ack)
+
+    def _send_ack(self) -> None:
+        self._ack_due = False
+        if not self._closed:
             self._flush()
             self._arm()
 

@@ -11,6 +11,8 @@ import pytest
 from drivers.events import AckWhenDurable, CardDrawn, DrawRepeated, SessionUp, ShoeStatusHeard
 from drivers.reconnect import Backoff
 from drivers.shoe import ShoeDriver
+from firmware_bridge.enums import Msg
+from firmware_bridge.frame import FrameDecoder
 from firmware_bridge.messages import CardRead
 from games.cards import parse_card
 
@@ -60,6 +62,37 @@ def test_the_card_stays_queued_in_the_shoe_until_released(sim, sink):
         until(lambda: sink.reactor.run_until(lambda: False, 0.02) or queued(process) == 0, "the acks")
         assert not sink.of(CardDrawn)  # every event came wrapped: nothing was posted bare
         assert process.command("state")["protocol"] == "1.2"
+    finally:
+        driver.close()
+
+
+def test_the_releases_of_one_commit_go_out_as_one_ack_frame(sim, sink):
+    """The loop releases a commit's messages one after the other in one reactor turn (a round's
+    cards read at once): the ack is cumulative, so the shoe is sent one ACK frame for all of
+    them, not one a card."""
+    process = sim("shoe", "--cards", CARDS)
+    driver = ShoeDriver(process.link, sink, reactor=sink.reactor, durable_acks=True, **FAST).start()
+    try:
+        sink.wait_for(SessionUp)
+        wait_held(sink, ShoeStatusHeard)
+        release_all(sink)
+        until(lambda: sink.reactor.run_until(lambda: False, 0.02) or queued(process) == 0, "the status's ack")
+        process.command("draw", n=3)  # of 4: the shoe sends no "empty" status with them
+        wait_held(sink, CardDrawn, 3)
+        assert queued(process) == 3
+        written: list[bytes] = []
+        write = driver.transport.write
+
+        def noted(data) -> None:  # the real pty write, its bytes kept to be decoded
+            written.append(bytes(data))
+            write(data)
+
+        driver.transport.write = noted
+        cards = [held for held in sink.of(AckWhenDurable) if isinstance(held.event, CardDrawn)]
+        sink.reactor.call_soon(lambda: [held.release() for held in cards])  # as the loop does after one commit
+        until(lambda: sink.reactor.run_until(lambda: False, 0.02) or queued(process) == 0, "the cards' ack")
+        acks = [frame for frame in FrameDecoder().feed(b"".join(written)) if frame.msg_type == Msg.ACK]
+        assert len(acks) == 1
     finally:
         driver.close()
 
