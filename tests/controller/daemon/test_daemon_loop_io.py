@@ -19,22 +19,35 @@ from firmware_bridge.messages import Hello
 WAIT = 20.0  # a guard against hanging, not a measure of speed
 
 
-def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_path):
-    rig = LoopRig(tmp_path, burn=False, publish=lambda event: server.publish(event))
+def socket_rig(tmp_path, noted=lambda event: None):
+    """A LoopRig whose event stream goes to a real ControlServer (`noted` sees each event first)."""
+    server = None
+    rig = LoopRig(tmp_path, burn=False, publish=lambda event: (noted(event), server.publish(event)))
     server = ControlServer(tmp_path / "control.sock", rig.loop.post, reactor=rig.loop.reactor).start()
+    return rig, server
+
+
+def answered(rig, server, names) -> dict:
+    """One socket client sends `names` in turn while the loop's real run() takes them, then
+    stops it: each command's reply."""
     replies = {}
 
     def dealer():
         with ControlClient(server.path, timeout=WAIT) as client:
-            replies["place_bets"] = client.request("place_bets")
-            replies["new_shoe"] = client.request("new_shoe")
-            replies["status"] = client.request("status")
+            for name in names:
+                replies[name] = client.request(name)
         rig.loop.post(Stop("test over"))
 
     try:
         assert rig.run_with(dealer, WAIT) == "test over"
     finally:
         server.stop()  # the reactor no longer runs: the server's own work, done on this thread
+    return replies
+
+
+def test_socket_commands_are_journaled_answered_and_status_is_not_journaled(tmp_path):
+    rig, server = socket_rig(tmp_path)
+    replies = answered(rig, server, ["place_bets", "new_shoe", "status"])
     assert replies["place_bets"]["ok"] is False and "new_shoe" in replies["place_bets"]["error"]
     assert replies["new_shoe"] == {"id": 2, "ok": True, "message": replies["new_shoe"]["message"], "shoe": 1}
     status = replies["status"]
@@ -51,10 +64,8 @@ def test_a_socket_commands_reply_follows_the_fsync_of_its_record(tmp_path):
     """In sync "results" mode, where plain commits are not fsynced, a socket command's record
     is durable all the same: its client is told "got it" only once a power cut cannot take it."""
     order = []
-    rig = LoopRig(tmp_path, burn=False, publish=lambda event: (order.append(("published", event.get("command"))),
-                                                               server.publish(event)))
+    rig, server = socket_rig(tmp_path, noted=lambda event: order.append(("published", event.get("command"))))
     assert rig.journal.sync == "results"
-    server = ControlServer(tmp_path / "control.sock", rig.loop.post, reactor=rig.loop.reactor).start()
     fsync_wal = rig.journal._fsync_wal
 
     def fsync_noted():
@@ -62,25 +73,13 @@ def test_a_socket_commands_reply_follows_the_fsync_of_its_record(tmp_path):
         order.append(("fsynced", rig.journal.head_seq))
 
     rig.journal._fsync_wal = fsync_noted
-    replies = {}
-
-    def dealer():
-        with ControlClient(server.path, timeout=WAIT) as client:
-            replies["new_shoe"] = client.request("new_shoe")
-            replies["place_bets"] = client.request("place_bets")
-            replies["status"] = client.request("status")
-        rig.loop.post(Stop("test over"))
-
-    try:
-        assert rig.run_with(dealer, WAIT) == "test over"
-    finally:
-        server.stop()
+    replies = answered(rig, server, ["new_shoe", "place_bets", "status"])
     assert replies["new_shoe"]["ok"] and replies["place_bets"]["ok"] and replies["status"]["ok"]
     seqs = {r.payload["name"]: r.seq for r in rig.records() if r.kind == "command"}
     assert set(seqs) == {"new_shoe", "place_bets"}  # status is not journaled
     for name, seq in seqs.items():
-        answered = order.index(("published", name))  # published right before the reply is queued
-        assert any(step == "fsynced" and head >= seq for step, head in order[:answered]), (name, order)
+        replied_at = order.index(("published", name))  # published right before the reply is queued
+        assert any(step == "fsynced" and head >= seq for step, head in order[:replied_at]), (name, order)
 
 
 def test_ready_once_every_device_is_up_and_status_lines_follow(tmp_path, notify):
