@@ -6,11 +6,11 @@ Wall-clock latency on a shared machine says more about the neighbours than about
 CPU time and call counts do not. This runs the daemon's parts as `tablectl run` wires them,
 in this process on one reactor: the real ShoeDriver (durable acks), PanelDriver and
 LightsDriver on ptys to the shoe, panel and lamp board simulators (separate processes, so
-their CPU is not counted), the
-EventLoop with the real Table (fortune6, 8 decks) and a journal under /tmp (the daemon's default
-sync, "always": every commit is fsynced, as a card's is in any mode). A local Table (bench/daemon_mirror.py) plans one whole
-shoe: the burn, then every round's cards, each drawn alone as a dealer would; the dealer's
-commands are the panel simulator's button clicks.
+their CPU is not counted), the EventLoop with the real Table (fortune6, 8 decks) and a
+journal under /tmp (the daemon's default sync, "always": every commit is fsynced, as a card's
+is in any mode). A local Table (bench/daemon_mirror.py) plans one whole shoe: the burn, then
+every round's cards, each drawn alone as a dealer would; the dealer's commands are the panel
+simulator's button clicks.
 
 Per card, a window opens once the shoe simulator has written the CARD frame and closes when
 the loop has committed its records, shown its lamps and acknowledged it to the shoe
